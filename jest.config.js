@@ -1,0 +1,12 @@
+/** Jest in native ESM mode (run with NODE_OPTIONS=--experimental-vm-modules), TS transpiled by ts-jest. */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', diagnostics: false }] },
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/test/conformance/', '/dist/'],
+  globalSetup: "<rootDir>/test/helpers/global-setup.js",
+  testTimeout: 60000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,53 @@
+import { isMemoryError } from "../errors.js";
+
+/** A CLI command: `run` gets the arguments after the command name and returns the exit code. */
+export interface CliCommand {
+  summary: string;
+  run(argv: string[]): Promise<number>;
+}
+
+// Lazy imports keep `langgraph-memory --help` fast and each command's dependencies out of the others.
+const COMMANDS: Record<string, () => Promise<CliCommand>> = {
+  migrate: async () => (await import("./commands/migrate.js")).command,
+};
+
+function usage(): string {
+  const names = Object.keys(COMMANDS).sort();
+  return [
+    "usage: langgraph-memory <command> [options]",
+    "",
+    "commands:",
+    ...names.map((n) => `  ${n}`),
+    "",
+    "Run `langgraph-memory <command> --help` for a command's options.",
+    "Database: --database-url URL or DATABASE_URL (postgres://…, pglite:<dir>, memory://); default: embedded in ./.langgraph-memory/",
+  ].join("\n");
+}
+
+/** Entry point of the `langgraph-memory` binary. Returns the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    console.log(usage());
+    return name ? 0 : 2;
+  }
+  const load = COMMANDS[name];
+  if (!load) {
+    console.error(`unknown command "${name}"\n\n${usage()}`);
+    return 2;
+  }
+  const command = await load();
+  try {
+    return await command.run(rest);
+  } catch (err) {
+    if (isMemoryError(err)) {
+      console.error(`error ${err.code}: ${err.message}`);
+      return 1;
+    }
+    if (err instanceof Error && (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      console.error(`${err.message}\nRun \`langgraph-memory ${name} --help\`.`);
+      return 2;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,99 @@
+import { z } from "zod";
+import { ErrorCodes, MemoryError } from "./errors.js";
+
+/**
+ * Token budgets of the assembled prompt (DESIGN §3). Every section is capped separately so a
+ * large memory set can never crowd out the conversation.
+ */
+export const BudgetsSchema = z.object({
+  system: z.number().int().nonnegative().default(1500),
+  profile: z.number().int().nonnegative().default(500),
+  memories: z.number().int().nonnegative().default(1000),
+  documents: z.number().int().nonnegative().default(4000),
+  recentMessages: z.number().int().positive().default(6000),
+  /** "Relevant past interactions" (summaries of earlier sessions). */
+  pastSessions: z.number().int().nonnegative().default(500),
+  outputReserve: z.number().int().nonnegative().default(2000),
+});
+
+export const RetrievalSchema = z.object({
+  topK: z.number().int().positive().max(100).default(8),
+  similarityWeight: z.number().min(0).max(1).default(0.8),
+  recencyWeight: z.number().min(0).max(1).default(0.2),
+  /** Recency = exp(-age / recencyDecayDays), age from last use or creation. */
+  recencyDecayDays: z.number().positive().default(30),
+  /** Candidates whose relevance falls below this are never injected. */
+  relevanceFloor: z.number().min(0).max(1).default(0.3),
+});
+
+export const WritePolicySchema = z.object({
+  confidenceFloor: z.number().min(0).max(1).default(0.7),
+  /** Same kind and scope above this similarity → supersede instead of insert. */
+  dedupeThreshold: z.number().min(0).max(1).default(0.9),
+  episodeTtlDays: z.number().positive().default(180),
+  /** Longest memory text accepted, in characters. */
+  maxTextChars: z.number().int().positive().default(4000),
+  /** Store health and other special-category data (off unless the app opts in). */
+  allowSpecialCategory: z.boolean().default(false),
+});
+
+export const ConfigSchema = z.object({
+  /** postgres://… (server), pglite:<dir> or memory:// (embedded); default: pglite in `dataDir`. */
+  databaseUrl: z.string().min(1).optional(),
+  /** Folder of the embedded database when no URL is given. */
+  dataDir: z.string().min(1).default(".langgraph-memory"),
+  /** Postgres schema holding every table of the plugin (any characters; quoted once). */
+  schema: z.string().min(1).max(63).default("langgraph_memory"),
+  /** Apply pending migrations when the database is opened. */
+  autoMigrate: z.boolean().default(true),
+  /** Server pool size. */
+  poolMax: z.number().int().positive().max(1000).default(10),
+  /** Chat model as `provider:model` (e.g. `openai:gpt-4o-mini`); unset → offline defaults. */
+  model: z.string().min(1).optional(),
+  /** Embeddings as `provider:model` (e.g. `openai:text-embedding-3-small`) or `local`. */
+  embeddings: z.string().min(1).default("local"),
+  budgets: BudgetsSchema.default(BudgetsSchema.parse({})),
+  retrieval: RetrievalSchema.default(RetrievalSchema.parse({})),
+  writePolicy: WritePolicySchema.default(WritePolicySchema.parse({})),
+});
+
+export type ConfigInput = z.input<typeof ConfigSchema>;
+export type ResolvedConfig = z.output<typeof ConfigSchema>;
+export type Budgets = z.output<typeof BudgetsSchema>;
+export type RetrievalConfig = z.output<typeof RetrievalSchema>;
+export type WritePolicyConfig = z.output<typeof WritePolicySchema>;
+
+/** Environment variables read when the matching option is not given. */
+export const ENV_VARS = {
+  databaseUrl: "DATABASE_URL",
+  dataDir: "LANGGRAPH_MEMORY_DATA_DIR",
+  schema: "LANGGRAPH_MEMORY_SCHEMA",
+  model: "MODEL",
+  embeddings: "EMBEDDINGS",
+} as const;
+
+/**
+ * Parse configuration once: explicit options win over environment variables, then defaults.
+ *
+ * @example
+ * const config = resolveConfig({ schema: "memory", budgets: { memories: 800 } });
+ */
+export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): ResolvedConfig {
+  const fromEnv: Record<string, string> = {};
+  for (const [key, name] of Object.entries(ENV_VARS)) {
+    const value = env[name];
+    if (value !== undefined && value !== "") fromEnv[key] = value;
+  }
+  const parsed = ConfigSchema.safeParse({ ...fromEnv, ...stripUndefined(input) });
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+    throw new MemoryError(ErrorCodes.CONFIG_INVALID, `invalid langgraph-memory configuration: ${problems}`, {
+      details: { issues: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) },
+    });
+  }
+  return parsed.data;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,67 @@
+import type { Database } from "./database.js";
+import { PgDatabase } from "./pg-database.js";
+import { PgliteDatabase } from "./pglite-database.js";
+import { parseDatabaseUrl, redactUrl } from "./database-url.js";
+import { lockDataDir } from "./data-dir-lock.js";
+import { migrate, verifyMigrations } from "./migrate.js";
+import { validateSchemaName } from "./identifier.js";
+import { resolveConfig, type ConfigInput } from "../config.js";
+import { ErrorCodes, MemoryError, isMemoryError } from "../errors.js";
+
+export interface OpenDatabaseOptions extends Pick<ConfigInput, "schema" | "autoMigrate" | "poolMax" | "dataDir"> {
+  /** Restore an embedded database from a `PGlite.dumpDataDir()` blob (memory:// only). */
+  loadDataDir?: Blob;
+}
+
+/**
+ * Open the database the URL names (or `DATABASE_URL`, or the embedded default folder), apply
+ * pending migrations unless `autoMigrate: false`, and read its capabilities.
+ *
+ * @example
+ * const db = await openDatabase();                          // embedded, ./.langgraph-memory/
+ * const db = await openDatabase("memory://");               // embedded, in memory
+ * const db = await openDatabase("postgres://localhost/app", { schema: "memory" });
+ */
+export async function openDatabase(url?: string, options: OpenDatabaseOptions = {}): Promise<Database> {
+  const db = await connectDatabase(url, options);
+  try {
+    if (options.autoMigrate ?? true) await migrate(db);
+    else await verifyMigrations(db);
+    await db.refreshCapabilities();
+  } catch (err) {
+    await db.close().catch(() => undefined);
+    if (isMemoryError(err, ErrorCodes.DB_UNAVAILABLE) && db.engine === "postgres") {
+      const target = redactUrl(url ?? process.env.DATABASE_URL ?? "");
+      throw new MemoryError(ErrorCodes.DB_UNAVAILABLE, `cannot reach ${target}: ${(err.cause as Error)?.message ?? err.message}`, { retryable: true, cause: err });
+    }
+    throw err;
+  }
+  return db;
+}
+
+/**
+ * Open a connection (pool or embedded instance) without touching migrations; `openDatabase` is
+ * what apps want. Used by `langgraph-memory migrate` and tests of the migrator.
+ */
+export async function connectDatabase(url?: string, options: OpenDatabaseOptions = {}): Promise<Database> {
+  const config = resolveConfig({ databaseUrl: url, schema: options.schema, poolMax: options.poolMax, dataDir: options.dataDir });
+  const schema = validateSchemaName(config.schema);
+  const target = parseDatabaseUrl(config.databaseUrl, config.dataDir);
+  let db: Database;
+  if (target.engine === "postgres") {
+    db = new PgDatabase({ connectionString: target.url, schema, poolMax: config.poolMax });
+  } else {
+    const release = target.dataDir ? lockDataDir(target.dataDir) : undefined;
+    try {
+      db = await PgliteDatabase.open({ dataDir: target.dataDir, schema, loadDataDir: options.loadDataDir, onClose: release });
+    } catch (err) {
+      release?.();
+      throw new MemoryError(
+        ErrorCodes.DB_OPEN_FAILED,
+        `cannot open the embedded database${target.dataDir ? ` in ${target.dataDir}` : ""}: ${(err as Error).message}; check the folder is writable, the disk has space and no other process uses it`,
+        { cause: err },
+      );
+    }
+  }
+  return db;
+}

@@ -1,0 +1,91 @@
+/**
+ * Typed errors. Every error the library throws on purpose is a {@link MemoryError} with a stable
+ * `code` (part of the public contract: apps switch on it) and a message that says what to fix.
+ *
+ * @example
+ * try { await store.add(scope, { kind: "fact", text: "" }); }
+ * catch (e) { if (isMemoryError(e, "INVALID_INPUT")) showToUser(e.message); }
+ */
+export const ErrorCodes = {
+  /** Configuration failed validation. */
+  CONFIG_INVALID: "CONFIG_INVALID",
+  /** A database URL that is neither postgres://, postgresql://, pglite:<dir> nor memory://. */
+  DB_URL_INVALID: "DB_URL_INVALID",
+  /** The database cannot be reached or the connection dropped; retrying later may succeed. */
+  DB_UNAVAILABLE: "DB_UNAVAILABLE",
+  /** The embedded data directory cannot be opened (read-only, full disk, corrupt files). */
+  DB_OPEN_FAILED: "DB_OPEN_FAILED",
+  /** A query failed for a reason other than connectivity. */
+  DB_QUERY_FAILED: "DB_QUERY_FAILED",
+  /** The database holds a migration this version of the code does not know (it is newer). */
+  MIGRATION_UNKNOWN: "MIGRATION_UNKNOWN",
+  /** An applied migration's file changed after it was applied. */
+  MIGRATION_CHECKSUM_MISMATCH: "MIGRATION_CHECKSUM_MISMATCH",
+  /** A migration failed to apply; its transaction was rolled back. */
+  MIGRATION_FAILED: "MIGRATION_FAILED",
+  /** The schema has not been migrated yet (run `langgraph-memory migrate` or enable autoMigrate). */
+  NOT_MIGRATED: "NOT_MIGRATED",
+  /** A memory read or write without tenant/user scope. */
+  SCOPE_REQUIRED: "SCOPE_REQUIRED",
+  /** Bad input from the caller: the message names the field and what is allowed. */
+  INVALID_INPUT: "INVALID_INPUT",
+  /** The thing does not exist in the caller's scope (never says whether it exists elsewhere). */
+  NOT_FOUND: "NOT_FOUND",
+  /** A vector's length differs from the dimension recorded in the database. */
+  EMBEDDING_DIMENSION_MISMATCH: "EMBEDDING_DIMENSION_MISMATCH",
+  /** A stored checkpoint row cannot be decoded. */
+  CHECKPOINT_CORRUPT: "CHECKPOINT_CORRUPT",
+  /** A checkpoint refers to a parent (or delta base) that is not stored. */
+  CHECKPOINT_PARENT_MISSING: "CHECKPOINT_PARENT_MISSING",
+  /** A model or embedding provider is configured but cannot be used. */
+  MODEL_UNAVAILABLE: "MODEL_UNAVAILABLE",
+  /** The user has opted out of memory: nothing is read or written for them. */
+  OPTED_OUT: "OPTED_OUT",
+  /** A confirmation token is missing, wrong or expired. */
+  CONFIRMATION_INVALID: "CONFIRMATION_INVALID",
+  /** The caller is not authenticated (HTTP API). */
+  UNAUTHENTICATED: "UNAUTHENTICATED",
+  /** A background job failed permanently. */
+  JOB_FAILED: "JOB_FAILED",
+  /** A stored file line or record cannot be parsed. */
+  CORRUPT_RECORD: "CORRUPT_RECORD",
+} as const;
+
+export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
+
+export interface MemoryErrorOptions {
+  /** True when the same call may succeed later (connection lost, server restarting). */
+  retryable?: boolean;
+  /** Machine-readable context (field names, ids); never user content or secrets. */
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+/** The one error class of the library; `code` tells what happened, `message` what to fix. */
+export class MemoryError extends Error {
+  readonly code: ErrorCode;
+  readonly retryable: boolean;
+  readonly details?: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, options: MemoryErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "MemoryError";
+    this.code = code;
+    this.retryable = options.retryable ?? false;
+    this.details = options.details;
+  }
+
+  toJSON(): { code: ErrorCode; message: string; retryable: boolean; details?: Record<string, unknown> } {
+    return { code: this.code, message: this.message, retryable: this.retryable, details: this.details };
+  }
+}
+
+/** Narrow an unknown error to a MemoryError, optionally of one code. */
+export function isMemoryError(err: unknown, code?: ErrorCode): err is MemoryError {
+  return err instanceof MemoryError && (code === undefined || err.code === code);
+}
+
+/** Shorthand for the most common error: bad input naming the field. */
+export function invalidInput(field: string, problem: string, details?: Record<string, unknown>): MemoryError {
+  return new MemoryError(ErrorCodes.INVALID_INPUT, `${field}: ${problem}`, { details: { field, ...details } });
+}
