@@ -9,6 +9,7 @@ export interface CliCommand {
 // Lazy imports keep `langgraph-memory --help` fast and each command's dependencies out of the others.
 const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   migrate: async () => (await import("./commands/migrate.js")).command,
+  bench: async () => (await import("./commands/bench.js")).command,
 };
 
 function usage(): string {

@@ -1,0 +1,24 @@
+import type { CliCommand } from "../main.js";
+
+/** A benchmark: gets the arguments after its name, prints a table, writes JSON with --json. */
+export interface Benchmark {
+  summary: string;
+  run(argv: string[]): Promise<number>;
+}
+
+// One file per benchmark under src/cli/bench/, loaded lazily.
+const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {};
+
+export const command: CliCommand = {
+  summary: "run a benchmark (side by side with the official implementation or a floor)",
+  async run(argv) {
+    const [name, ...rest] = argv;
+    const load = name ? BENCHMARKS[name] : undefined;
+    if (!load) {
+      const names = Object.keys(BENCHMARKS).sort();
+      console.log(`usage: langgraph-memory bench <${names.join("|")}> [--json FILE] [options]`);
+      return name && name !== "--help" && name !== "-h" ? 2 : 0;
+    }
+    return (await load()).run(rest);
+  },
+};
