@@ -1,0 +1,58 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { invalidInput } from "../errors.js";
+import { fitSummary } from "../context/format-summary.js";
+import type { SessionSummary, SummaryEntities } from "../state/types.js";
+import { resolveEncoding, type CountTokensOptions } from "../tokens/count-messages.js";
+import { mergeEntities } from "./entities.js";
+import { offlineSummarizer } from "./offline-summarizer.js";
+import type { Summarizer } from "./summarizer.js";
+
+export interface SummarizeMessagesOptions extends CountTokensOptions {
+  /** The chunk to fold in, oldest first (see `planSummarization`). */
+  messages: readonly BaseMessage[];
+  /** The summary so far. */
+  previous?: SessionSummary | null;
+  /** Default: the offline extractive summariser. */
+  summarizer?: Summarizer;
+  /** Token budget of the rendered summary block. */
+  maxSummaryTokens: number;
+  /** The new watermark; default: the id of the chunk's last message. */
+  coversThroughMessageId?: string;
+  entityLimits?: Partial<Record<keyof SummaryEntities, number>>;
+  /** Passed to the summariser (callbacks of the calling node). */
+  config?: RunnableConfig;
+  /** Clock for `updatedAt` (tests). */
+  now?: () => Date;
+}
+
+/**
+ * Fold a chunk of messages and the previous summary into a new summary: the summariser writes the
+ * prose and reports entities; entities are merged with the previous ones deterministically (so
+ * none is lost to a forgetful model), and the block is fitted to `maxSummaryTokens`.
+ *
+ * @example
+ * const summary = await summarizeMessages({ messages: plan.chunk, previous: state.summary, maxSummaryTokens: 1200 });
+ */
+export async function summarizeMessages(options: SummarizeMessagesOptions): Promise<SessionSummary> {
+  if (options.messages.length === 0) throw invalidInput("messages", "nothing to summarise: the chunk is empty");
+  if (!Number.isFinite(options.maxSummaryTokens) || options.maxSummaryTokens <= 0) {
+    throw invalidInput("maxSummaryTokens", `must be a positive number of tokens, got ${options.maxSummaryTokens}`);
+  }
+  const covers = options.coversThroughMessageId ?? options.messages[options.messages.length - 1].id;
+  if (!covers) throw invalidInput("messages", "the last summarised message needs an id (it becomes the watermark)");
+  const encoding = resolveEncoding(options);
+  const previous = options.previous ?? null;
+  const summarizer = options.summarizer ?? offlineSummarizer();
+  const out = await summarizer.summarize({ messages: options.messages, previous, maxTokens: options.maxSummaryTokens, encoding, config: options.config });
+  const entities = mergeEntities(previous?.entities, out.entities, { limits: options.entityLimits, closedTasks: out.closedTasks });
+  const text = out.text.trim() || previous?.text || "";
+  const fitted = fitSummary({ text, entities }, options.maxSummaryTokens, encoding);
+  return {
+    text: fitted.text,
+    entities: fitted.entities,
+    coversThroughMessageId: covers,
+    tokens: fitted.tokens,
+    updatedAt: (options.now?.() ?? new Date()).toISOString(),
+  };
+}
