@@ -1,0 +1,31 @@
+import type { CandidateAction, CandidateKind } from "../candidate.js";
+import { asSentence } from "./text.js";
+
+/** A candidate before attribution (the extractor adds source, message id and extractor). */
+export interface Draft {
+  kind: CandidateKind;
+  text: string;
+  confidence: number;
+  subject?: string;
+  action: CandidateAction;
+  correction?: boolean;
+  explicit?: boolean;
+}
+
+export interface StatementContext {
+  /** The user's latest problem statement before this clause (for "that worked", "the fix was …"). */
+  problem?: string;
+}
+
+export const fact = (text: string, confidence: number, subject?: string, extra: Partial<Draft> = {}): Draft => ({
+  kind: "fact",
+  text: asSentence(text),
+  confidence,
+  ...(subject ? { subject } : {}),
+  action: "add",
+  ...extra,
+});
+export const pref = (text: string, confidence: number, subject?: string, extra: Partial<Draft> = {}): Draft => ({
+  ...fact(text, confidence, subject, extra),
+  kind: "preference",
+});

@@ -1,0 +1,158 @@
+import { regexDetector, regexSpans, type Detector } from "./categories.js";
+import { shannonEntropy } from "./checksums.js";
+
+/**
+ * API keys, tokens, private keys, connection strings and passwords. Provider formats come first
+ * (exact prefixes, near-zero false positives); context patterns ("my api key is …", "password: …")
+ * and the high-entropy fallback catch the rest.
+ */
+
+// Provider key formats. Lookarounds instead of \b where keys may contain "-" or "_".
+const B = "(?<![A-Za-z0-9_-])";
+const E = "(?![A-Za-z0-9_-])";
+const re = (src: string, flags = "g") => new RegExp(src, flags);
+
+export const PROVIDER_KEY_DETECTORS: Detector[] = [
+  regexDetector("anthropic_key", "api_key", re(`${B}sk-ant-(?:api|admin|sid)?\\d{0,2}-?[A-Za-z0-9_-]{20,}${E}`)),
+  // OpenAI: sk-…, sk-proj-…, sk-svcacct-…, sk-admin-… (the Anthropic prefix is handled above).
+  regexDetector("openai_key", "api_key", re(`${B}sk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}${E}`), (m) => /\d/.test(m[0]) && /[A-Za-z]{2}/.test(m[0])),
+  regexDetector("aws_access_key_id", "api_key", /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)[A-Z0-9]{16}\b/g),
+  regexDetector(
+    "aws_secret_access_key",
+    "api_key",
+    /\b(?:aws[_ -]?secret(?:[_ -]access)?(?:[_ -]key)?|secret[_ -]access[_ -]key)\b["'`]?\s*(?:is|was|[:=])?\s*["'`]?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/gi,
+    undefined,
+    1,
+  ),
+  regexDetector("github_token", "api_key", re(`${B}(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})${E}`)),
+  regexDetector("gitlab_token", "api_key", re(`${B}gl(?:pat|dt|rt|ptt|cbt)-[A-Za-z0-9_-]{20,}${E}`)),
+  regexDetector("slack_token", "api_key", [re(`${B}xox[abposre]-[A-Za-z0-9-]{10,}${E}`), /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9/_-]{20,}/g]),
+  regexDetector("stripe_key", "api_key", re(`${B}(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}${E}|${B}whsec_[A-Za-z0-9]{24,}${E}`)),
+  regexDetector("google_api_key", "api_key", [re(`${B}AIza[0-9A-Za-z_-]{35}${E}`), re(`${B}GOCSPX-[A-Za-z0-9_-]{20,}${E}`)]),
+  regexDetector("google_oauth_token", "token", re(`${B}ya29\\.[0-9A-Za-z_-]{20,}`)),
+  regexDetector("twilio_key", "api_key", [
+    /\b(?:AC|SK)[0-9a-f]{32}\b/g,
+    /\btwilio\b[^.\n]{0,40}?\b(?:auth[_ -]?)?token\b\s*(?:is|was|[:=])?\s*["'`]?([0-9a-f]{32})\b/gi,
+  ]),
+  regexDetector("sendgrid_key", "api_key", re(`${B}SG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{16,64}${E}`)),
+  regexDetector("npm_token", "api_key", re(`${B}npm_[A-Za-z0-9]{36}${E}`)),
+  regexDetector("huggingface_token", "api_key", re(`${B}hf_[A-Za-z0-9]{30,}${E}`)),
+  regexDetector("mailgun_key", "api_key", /\bkey-[0-9a-f]{32}\b/g),
+  regexDetector("digitalocean_token", "api_key", /\bdo[opr]_v1_[a-f0-9]{64}\b/g),
+  regexDetector("shopify_token", "api_key", /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g),
+  regexDetector("pypi_token", "api_key", /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}/g),
+  regexDetector("telegram_bot_token", "api_key", re(`(?<!\\d)\\d{8,10}:AA[A-Za-z0-9_-]{33}${E}`)),
+  regexDetector("discord_webhook", "api_key", /https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d+\/[A-Za-z0-9_-]{20,}/g),
+  regexDetector("age_secret_key", "private_key", /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g),
+];
+
+export const PRIVATE_KEY_DETECTOR = regexDetector("private_key_block", "private_key", [
+  /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g,
+  /PuTTY-User-Key-File-\d:/g,
+]);
+
+export const TOKEN_DETECTORS: Detector[] = [
+  regexDetector("jwt", "token", re(`${B}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{0,}`)),
+  regexDetector("bearer_token", "token", /\bBearer\s+([A-Za-z0-9\-._~+/]{16,}=*)/gi, (m) => /\d/.test(m[1]) || /[A-Z]/.test(m[1].slice(1)), 1),
+  // Basic auth: only when the value decodes to "user:password".
+  regexDetector("basic_auth", "token", /\bBasic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/g, (m) => decodesToCredentials(m[1]), 1),
+];
+
+function decodesToCredentials(b64: string): boolean {
+  try {
+    const decoded = Buffer.from(b64, "base64").toString("utf8");
+    return /^[\x20-\x7e]+:[\x20-\x7e]+$/.test(decoded);
+  } catch {
+    return false;
+  }
+}
+
+/** Things people write instead of a real value in examples: `***`, `<password>`, `${PASSWORD}`, `xxxx`. */
+export function isPlaceholder(value: string): boolean {
+  return /^(?:[*•x.]+|<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|%[A-Z_]+%|\$[A-Z_]+|\[[^\]]*\]|\.\.\.|…)$/i.test(value);
+}
+
+export const CONNECTION_STRING_DETECTORS: Detector[] = [
+  // scheme://user:password@host — the password must be a real value, not a placeholder.
+  regexDetector("url_with_password", "connection_string", /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/?#@'"]+:([^\s@/'"]+)@[^\s/'"]+/gi, (m) => !isPlaceholder(m[1])),
+  // ADO.NET / ODBC / Azure style key=value strings.
+  regexDetector("keyvalue_connection_string", "connection_string", [
+    /\b(?:Password|Pwd)\s*=\s*([^;\s'"]{3,})\s*;/gi,
+    /\b(?:AccountKey|SharedAccessKey|SharedAccessSignature)\s*=\s*[A-Za-z0-9+/=%&]{20,}/g,
+  ], (m) => m[1] === undefined || !isPlaceholder(m[1])),
+];
+
+/** Words that follow "password is" in ordinary talk about passwords, not a password itself. */
+const NOT_A_SECRET_VALUE = new Set(
+  (
+    "is was wrong incorrect invalid expired expiring required missing empty too not no correct right the a an being still changed reset " +
+    "saved stored hashed encrypted weak strong secure insecure long short case-sensitive different same mandatory optional protected set ok " +
+    "okay fine good bad broken forgotten lost needed in on at for my your their our his her this that it its also and or but so because now " +
+    "then there here what which who whatever none null undefined nil managed generated random shared very really super quite pretty complex " +
+    "simple easy hard visible hidden unknown known n/a tbd todo something anything nothing same incorrectly rejected accepted working " +
+    "ignored used reused unique asked prompted requested sent shown displayed masked rotated updated leaked compromised enabled disabled " +
+    "locked unlocked valid written just only already somewhere going about of to with from by as if when where how why " +
+    "probably definitely maybe supposed meant great terrible awful horrible secret private personal mine yours"
+  ).split(/\s+/),
+);
+
+function looksLikeSecretValue(value: string): boolean {
+  const v = value.replace(/[.,;:!?)\]]+$/, "");
+  if (v.length < 3 || isPlaceholder(v) || /^(?:<|\$\{|\{\{|\[)/.test(v)) return false;
+  if (NOT_A_SECRET_VALUE.has(v.toLowerCase())) return false;
+  return true;
+}
+
+const PASSWORD_WORDS = "(?:pass(?:word|wd|phrase|code)|pwd|pw|wi-?fi (?:key|code)|login password|master password|admin password)";
+/** "my password is hunter2", "the password for the staging db is X", "pw: X", "User's password is X". */
+export const PASSWORD_DETECTORS: Detector[] = [
+  regexDetector(
+    "password_statement",
+    "password",
+    new RegExp(
+      `\\b${PASSWORD_WORDS}\\b(?:\\s+(?:for|to|of|on|at)\\s+(?:the\\s+|my\\s+|our\\s+|their\\s+)?[\\w.@-]+(?:\\s[\\w.@-]+){0,3}?)?\\s*(?:is|was|are|=|:|-|->)\\s*(?:now\\s+|still\\s+|just\\s+|literally\\s+)?["'\`“‘]?([^\\s"'\`”’]{2,}[^\\s"'\`”’.,;:!?)])`,
+      "gi",
+    ),
+    (m) => looksLikeSecretValue(m[1]),
+    1,
+  ),
+  // "passcode 4821", "PIN is 0711", "pin: 1234" — PINs only count when the value is digits.
+  regexDetector("pin_code", "password", /\b(?:PIN|pin code|PIN number|passcode|unlock code|door code|alarm code)\b\s*(?:is|was|=|:)?\s*(\d{4,8})\b/gi, undefined, 1),
+];
+
+/**
+ * Generic "<secret word> is <value>" and `key=value` assignments: the value must look like a
+ * credential (a digit and a letter, or 20+ characters), not an English word.
+ */
+export const GENERIC_SECRET_DETECTORS: Detector[] = [
+  {
+    name: "secret_assignment",
+    category: "api_key",
+    find: (text) =>
+      regexSpans(
+        /\b(?:api[_ -]?key|apikey|secret[_ -]?key|client[_ -]?secret|app[_ -]?secret|signing[_ -]?secret|webhook[_ -]?secret|access[_ -]?key(?:[_ -]?id)?|private[_ -]?token|api[_ -]?secret|secret)\b(?:\s+(?:for|of|to|on)\s+[\w .-]{1,30}?)?\s*(?:is|was|=|:|->)\s*["'`]?([A-Za-z0-9_\-./+=~]{12,})/gi,
+        text,
+        (m) => credentialLike(m[1]),
+        1,
+      ),
+  },
+  {
+    name: "token_assignment",
+    category: "token",
+    find: (text) =>
+      regexSpans(
+        /\b(?:access[_ -]?token|auth[_ -]?token|refresh[_ -]?token|api[_ -]?token|session[_ -]?(?:token|id|cookie)|bot[_ -]?token|personal access token|token)\b(?:\s+(?:for|of|to|on)\s+[\w .-]{1,30}?)?\s*(?:is|was|=|:|->)\s*["'`]?([A-Za-z0-9_\-./+=~]{12,})/gi,
+        text,
+        (m) => credentialLike(m[1]),
+        1,
+      ),
+  },
+];
+
+function credentialLike(value: string): boolean {
+  const v = value.replace(/[.,;:!?)]+$/, "");
+  if (isPlaceholder(v) || /^v?\d+(?:\.\d+)+/.test(v)) return false;
+  const hasDigit = /\d/.test(v);
+  const hasLetter = /[A-Za-z]/.test(v);
+  return (hasDigit && hasLetter) || (v.length >= 20 && shannonEntropy(v) >= 3.5);
+}
