@@ -1,0 +1,2 @@
+-- Background jobs (durable extraction queue). Filled in by the jobs work.
+SELECT 1;
