@@ -19,9 +19,17 @@ export interface QueryResult<R> {
   rowCount: number;
 }
 
+export interface QueryOptions {
+  /**
+   * Run as a named prepared statement on server Postgres (planned once per connection, then only
+   * bound and executed): worth it for long hot statements. PGlite ignores it.
+   */
+  name?: string;
+}
+
 /** Something that runs SQL: the database itself or an open transaction. */
 export interface Queryable {
-  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>>;
   /** Run a multi-statement script without parameters. */
   exec(sql: string): Promise<void>;
 }

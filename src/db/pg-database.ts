@@ -1,5 +1,5 @@
 import pg from "pg";
-import type { Database, DatabaseCapabilities, QueryResult, Queryable, TransactionOptions } from "./database.js";
+import type { Database, DatabaseCapabilities, QueryOptions, QueryResult, Queryable, TransactionOptions } from "./database.js";
 import { wrapDriverError } from "./driver-errors.js";
 import { isConnectionError } from "./sqlstate.js";
 import { ErrorCodes, isMemoryError } from "../errors.js";
@@ -61,9 +61,9 @@ export class PgDatabase implements Database {
     return this._closed;
   }
 
-  async query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
+  async query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>> {
     try {
-      const res = await this.pool.query(sql, params as unknown[] | undefined);
+      const res = await this.pool.query(toConfig(sql, params, options));
       return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
     } catch (err) {
       throw wrapDriverError(err, this.engine);
@@ -139,9 +139,9 @@ export class PgDatabase implements Database {
 
 function clientQueryable(client: pg.PoolClient, engine: string): Queryable {
   return {
-    async query<R>(sql: string, params?: readonly unknown[]) {
+    async query<R>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
       try {
-        const res = await client.query(sql, params as unknown[] | undefined);
+        const res = await client.query(toConfig(sql, params, options));
         return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
       } catch (err) {
         throw wrapDriverError(err, engine);
@@ -159,4 +159,8 @@ function clientQueryable(client: pg.PoolClient, engine: string): Queryable {
 
 function isUnavailable(err: unknown): boolean {
   return isMemoryError(err, ErrorCodes.DB_UNAVAILABLE) || isConnectionError(err);
+}
+
+function toConfig(text: string, params: readonly unknown[] | undefined, options: QueryOptions | undefined): pg.QueryConfig {
+  return { text, values: params as unknown[] | undefined, name: options?.name };
 }

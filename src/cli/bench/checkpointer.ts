@@ -1,0 +1,400 @@
+import { parseArgs } from "node:util";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
+import { MemorySaver, uuid6, type BaseCheckpointSaver, type Checkpoint } from "@langchain/langgraph-checkpoint";
+import { PostgresCheckpointer } from "../../checkpointer/index.js";
+import { connectDatabase } from "../../db/open.js";
+import { migrate } from "../../db/migrate.js";
+import type { PgDatabase } from "../../db/pg-database.js";
+import { quoteIdent } from "../../db/identifier.js";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import type { Benchmark } from "../commands/bench.js";
+import { ratio, round, summarize, table, timeMs, writeJson, type LatencySummary } from "./stats.js";
+
+const USAGE = `usage: langgraph-memory bench checkpointer [--turns N] [--long-turns N] [--json FILE] [--database-url URL]
+
+Ours (PostgresCheckpointer) and the official PostgresSaver on the same server Postgres in the same
+run, interleaved, each in a fresh schema dropped afterwards:
+  put / putWrites / getTuple (latest) / list (limit 10) on a chat thread, p50/p95;
+  a StateGraph with MessagesAnnotation invoked --turns times on one thread (p50/p95 per invoke, and
+  MemorySaver as the in-memory reference), then the bytes of each saver's tables;
+  getTuple p50 at turn 20 and at turn --long-turns (ours; the official saver's storage grows with
+  the square of the thread, so it is measured at turn 20 only); SELECT 1 as the floor.
+  --turns N         invokes of the chat graph (default 200)
+  --long-turns N    length of the long thread for getTuple growth (default 2000)
+  --iterations N    samples per micro operation (default 200)
+  --database-url U  server Postgres (default DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test)
+  --json FILE       write { ours, baseline, ratios, … } as JSON`;
+
+const DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/test";
+
+type Saver = BaseCheckpointSaver;
+interface Contender {
+  name: "ours" | "baseline";
+  saver: Saver;
+  schema: string;
+  tables: string[];
+  select1: () => Promise<unknown>;
+}
+
+const WORDS = (
+  "the order delivery account invoice refund customer support issue ticket payment card shipping address " +
+  "password login error message update version install server network timeout request response database " +
+  "report weekly monthly meeting schedule calendar project deadline budget estimate review draft document " +
+  "please could would should check confirm change cancel upgrade downgrade renew export import configure " +
+  "today tomorrow yesterday morning evening week month quarter year hour minute again still already soon " +
+  "because however although therefore meanwhile otherwise instead besides finally usually probably maybe " +
+  "team manager engineer analyst designer client partner vendor contract policy plan feature bug release " +
+  "slow fast broken missing duplicate wrong correct pending approved rejected shipped delayed returned " +
+  "london paris berlin tokyo toronto sydney madrid oslo lisbon denver nairobi kyoto quito tallinn hobart"
+).split(" ");
+
+/** A small deterministic PRNG (mulberry32): the same text every run, no two messages alike. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function sentence(rand: () => number, words: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < words; i += 1) out.push(rand() < 0.08 ? String(Math.floor(rand() * 100000)) : WORDS[Math.floor(rand() * WORDS.length)]);
+  const text = out.join(" ");
+  return `${text[0].toUpperCase()}${text.slice(1)}.`;
+}
+
+/**
+ * Deterministic chat messages of realistic length and variety (a ~25-word question, a ~110-word
+ * answer, about 0.4 and 1 KB serialized): varied text, because repetitive text would let TOAST
+ * compression hide the official saver's repeated copies. With these, the official saver's 200
+ * invokes take about the 20.8 MB measured for it before.
+ */
+function message(i: number): BaseMessage {
+  const rand = prng(i + 1);
+  return i % 2 === 0
+    ? new HumanMessage({ id: `h${i}`, content: `${sentence(rand, 14)} ${sentence(rand, 10)}?` })
+    : new AIMessage({ id: `a${i}`, content: [24, 20, 22, 18, 26].map((n) => sentence(rand, n)).join(" ") });
+}
+
+/** The next checkpoint of a chat thread holding `messages`, as LangGraph would build it. */
+function chatCheckpoint(saver: Saver, messages: BaseMessage[], step: number, previous?: Checkpoint): Checkpoint {
+  const version = saver.getNextVersion(previous?.channel_versions.messages as number | undefined);
+  return {
+    v: 4,
+    id: uuid6(step),
+    ts: new Date().toISOString(),
+    channel_values: { messages },
+    channel_versions: { messages: version },
+    versions_seen: { agent: { messages: previous?.channel_versions.messages ?? version } },
+  };
+}
+
+/** A thread built by direct puts: each step appends one message. Returns the last config. */
+async function buildThread(saver: Saver, threadId: string, messages: BaseMessage[], steps: number, from = 0, start?: { config: RunnableConfig; checkpoint: Checkpoint }) {
+  let config: RunnableConfig = start?.config ?? { configurable: { thread_id: threadId, checkpoint_ns: "" } };
+  let previous = start?.checkpoint;
+  for (let i = from; i < from + steps; i += 1) {
+    messages.push(message(i));
+    const checkpoint = chatCheckpoint(saver, messages.slice(), i, previous);
+    config = await saver.put(config, checkpoint, { source: "loop", step: i, parents: {} }, { messages: checkpoint.channel_versions.messages });
+    previous = checkpoint;
+  }
+  return { config, checkpoint: previous! };
+}
+
+async function sample(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i += 1) out.push(await timeMs(() => fn(i)));
+  return out;
+}
+
+/** Run `fn` for each contender in alternating order, `n` times; samples per contender. */
+async function interleaved<T extends { name: string }>(contenders: T[], n: number, fn: (c: T, i: number) => Promise<unknown>): Promise<Record<string, number[]>> {
+  const out: Record<string, number[]> = Object.fromEntries(contenders.map((c) => [c.name, []]));
+  for (let i = 0; i < n; i += 1) {
+    const order = i % 2 === 0 ? contenders : [...contenders].reverse();
+    for (const c of order) out[c.name].push(await timeMs(() => fn(c, i)));
+  }
+  return out;
+}
+
+async function bytesByTable(client: pg.Client, schema: string, tables: string[]): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const t of tables) out[t] = await tableBytes(client, schema, [t]);
+  return out;
+}
+
+async function tableBytes(client: pg.Client, schema: string, tables: string[]): Promise<number> {
+  const { rows } = await client.query<{ bytes: string }>(
+    `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::text AS bytes
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = $1 AND c.relkind = 'r' AND c.relname = ANY($2::text[])`,
+    [schema, tables],
+  );
+  return Number(rows[0].bytes);
+}
+
+/** Statements one put sends to the server, counted at the driver. */
+async function statementsPerPut(saver: Saver, threadId: string): Promise<number> {
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  let count = 0;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    count += 1;
+    return original.apply(this, args);
+  };
+  try {
+    const messages: BaseMessage[] = [];
+    await buildThread(saver, threadId, messages, 1);
+    count = 0;
+    await buildThread(saver, threadId, messages, 1, 1);
+    return count;
+  } finally {
+    proto.query = original;
+  }
+}
+
+function chatGraph(checkpointer: BaseCheckpointSaver) {
+  let n = 0;
+  return new StateGraph(MessagesAnnotation)
+    .addNode("agent", async () => ({ messages: [message(2 * n++ + 1)] }))
+    .addEdge(START, "agent")
+    .addEdge("agent", END)
+    .compile({ checkpointer });
+}
+
+export const benchmark: Benchmark = {
+  summary: "PostgresCheckpointer vs the official PostgresSaver (latency, storage, growth)",
+  async run(argv) {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        turns: { type: "string", default: "200" },
+        "long-turns": { type: "string", default: "2000" },
+        iterations: { type: "string", default: "200" },
+        json: { type: "string" },
+        "database-url": { type: "string" },
+        "synchronous-commit": { type: "string", default: "on" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    });
+    if (values.help) {
+      console.log(USAGE);
+      return 0;
+    }
+    const turns = positiveInt(values.turns!, "--turns");
+    const longTurns = positiveInt(values["long-turns"]!, "--long-turns");
+    const iterations = positiveInt(values.iterations!, "--iterations");
+    const url = values["database-url"] ?? process.env.DATABASE_URL ?? DEFAULT_URL;
+    const syncCommit = values["synchronous-commit"];
+    if (syncCommit !== "on" && syncCommit !== "off") {
+      console.error(`--synchronous-commit must be on or off, got ${syncCommit}`);
+      return 2;
+    }
+    if (!/^postgres(ql)?:\/\//.test(url)) {
+      console.error(`bench checkpointer compares on server Postgres; ${url} is not a postgres:// URL`);
+      return 2;
+    }
+
+    let PostgresSaver: typeof import("@langchain/langgraph-checkpoint-postgres").PostgresSaver;
+    try {
+      ({ PostgresSaver } = await import("@langchain/langgraph-checkpoint-postgres"));
+    } catch {
+      console.error("bench checkpointer needs the official saver to compare with: npm install --save-dev @langchain/langgraph-checkpoint-postgres");
+      return 2;
+    }
+
+    const tag = `${process.pid}_${randomBytes(3).toString("hex")}`;
+    const oursSchema = `lgm_bench_ours_${tag}`;
+    const baseSchema = `lgm_bench_official_${tag}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    // Both savers' connections get the same session settings: with --synchronous-commit off,
+    // commits return before the WAL is flushed, which takes the disk out of the comparison.
+    const setSession = (pool: pg.Pool) => {
+      if (syncCommit === "off") pool.on("connect", (client) => void client.query("SET synchronous_commit = off").catch(() => undefined));
+    };
+    const db = await connectDatabase(url, { schema: oursSchema });
+    setSession((db as PgDatabase).pool);
+    await migrate(db);
+    await db.refreshCapabilities();
+    const ours = PostgresCheckpointer.fromDatabase(db);
+    const basePool = new pg.Pool({ connectionString: url });
+    setSession(basePool);
+    const baseline = new PostgresSaver(basePool, undefined, { schema: baseSchema });
+    try {
+      await baseline.setup();
+      const contenders: Contender[] = [
+        { name: "ours", saver: ours, schema: oursSchema, tables: ["threads", "checkpoints", "checkpoint_blobs", "checkpoint_items", "checkpoint_writes"], select1: () => db.query("SELECT 1") },
+        { name: "baseline", saver: baseline as unknown as Saver, schema: baseSchema, tables: ["checkpoints", "checkpoint_blobs", "checkpoint_writes", "checkpoint_migrations"], select1: () => basePool.query("SELECT 1") },
+      ];
+      const started = Date.now();
+      const log = (s: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${s}`);
+
+      // Floor.
+      const floor = await interleaved(contenders, iterations, (c) => c.select1());
+
+      // A chat graph invoked `turns` times on one thread; storage is measured right after, when
+      // the schemas hold nothing else.
+      log(`${turns} invokes of a MessagesAnnotation graph per saver`);
+      const memory = new MemorySaver();
+      const graphs = [
+        { name: "ours", graph: chatGraph(ours) },
+        { name: "baseline", graph: chatGraph(baseline as unknown as Saver) },
+        { name: "memory", graph: chatGraph(memory) },
+      ];
+      const invoke = await interleaved(graphs, turns, (g, i) => g.graph.invoke({ messages: [message(2 * i)] }, { configurable: { thread_id: "chat" } }));
+      const storage = { ours: await tableBytes(admin, oursSchema, contenders[0].tables), baseline: await tableBytes(admin, baseSchema, contenders[1].tables) };
+      const storageByTable = {
+        ours: await bytesByTable(admin, oursSchema, contenders[0].tables),
+        baseline: await bytesByTable(admin, baseSchema, contenders[1].tables),
+      };
+      const finalLength = (await ours.getTuple({ configurable: { thread_id: "chat" } }))?.checkpoint.channel_values.messages as unknown[];
+      const baseLength = (await baseline.getTuple({ configurable: { thread_id: "chat" } }))?.checkpoint.channel_values.messages as unknown[];
+      if (finalLength?.length !== 2 * turns || baseLength?.length !== 2 * turns) throw new Error(`expected ${2 * turns} messages in both threads`);
+
+      // Micro operations on a chat thread that starts at 20 turns (40 messages) and grows by one
+      // message per put, as a graph step would.
+      log("micro operations");
+      const threads = new Map<string, { messages: BaseMessage[]; config: RunnableConfig; checkpoint: Checkpoint; step: number }>();
+      for (const c of contenders) {
+        const messages: BaseMessage[] = [];
+        const built = await buildThread(c.saver, "micro", messages, 40);
+        threads.set(c.name, { messages, ...built, step: 40 });
+      }
+      const put = await interleaved(contenders, iterations, async (c) => {
+        const t = threads.get(c.name)!;
+        const next = await buildThread(c.saver, "micro", t.messages, 1, t.step, t);
+        Object.assign(t, next, { step: t.step + 1 });
+      });
+      const getTuple = await interleaved(contenders, iterations, (c) => c.saver.getTuple({ configurable: { thread_id: "micro", checkpoint_ns: "" } }));
+      const list10 = await interleaved(contenders, Math.max(20, Math.floor(iterations / 2)), async (c) => {
+        let n = 0;
+        for await (const _ of c.saver.list({ configurable: { thread_id: "micro", checkpoint_ns: "" } }, { limit: 10 })) n += 1;
+        if (n !== 10) throw new Error(`list returned ${n} checkpoints`);
+      });
+      // Writes last: they pile up on the latest checkpoint, which getTuple and list would return.
+      const putWrites = await interleaved(contenders, iterations, (c, i) => {
+        const t = threads.get(c.name)!;
+        return c.saver.putWrites(t.config, [["messages", [message(100_000 + i)]]], `task-${i}`);
+      });
+      const statements = { ours: await statementsPerPut(ours, "statements"), baseline: await statementsPerPut(baseline as unknown as Saver, "statements") };
+
+      // getTuple at turn 20 and at turn `longTurns` (two messages per turn).
+      log(`getTuple growth: a thread of ${longTurns} turns (ours)`);
+      const growthSamples = Math.max(50, Math.floor(iterations / 2));
+      const latest = (thread: string) => ({ configurable: { thread_id: thread, checkpoint_ns: "" } });
+      const oursMessages: BaseMessage[] = [];
+      const baseMessages: BaseMessage[] = [];
+      let long = await buildThread(ours, "long", oursMessages, 40);
+      await buildThread(baseline as unknown as Saver, "long", baseMessages, 40);
+      const at20 = await interleaved(contenders, growthSamples, (c) => c.saver.getTuple(latest("long")));
+      const cold = PostgresCheckpointer.fromDatabase(db, { readCache: false });
+      const at20Cold = await sample(growthSamples, () => cold.getTuple(latest("long")));
+      long = await buildThread(ours, "long", oursMessages, 2 * longTurns - 40, 40, long);
+      const atLong = await sample(growthSamples, () => ours.getTuple(latest("long")));
+      const atLongCold = await sample(Math.min(growthSamples, 30), () => cold.getTuple(latest("long")));
+      const longStorage = await tableBytes(admin, oursSchema, contenders[0].tables);
+
+      const o = (s: Record<string, number[]>, k: string) => summarize(s[k]);
+      const oursFigures: Record<string, number> = {
+        ...flat("put", o(put, "ours")),
+        ...flat("putWrites", o(putWrites, "ours")),
+        ...flat("getTuple", o(getTuple, "ours")),
+        ...flat("list10", o(list10, "ours")),
+        ...flat("invoke", o(invoke, "ours")),
+        ...flat("select1", o(floor, "ours")),
+        storage_bytes: storage.ours,
+        statements_per_put: statements.ours,
+        getTuple_p50_turn20_ms: summarize(at20.ours).p50_ms,
+        [`getTuple_p50_turn${longTurns}_ms`]: summarize(atLong).p50_ms,
+        getTuple_p50_turn20_cold_ms: summarize(at20Cold).p50_ms,
+        [`getTuple_p50_turn${longTurns}_cold_ms`]: summarize(atLongCold).p50_ms,
+        [`storage_bytes_turn${longTurns}_thread_included`]: longStorage,
+      };
+      const baselineFigures: Record<string, number> = {
+        ...flat("put", o(put, "baseline")),
+        ...flat("putWrites", o(putWrites, "baseline")),
+        ...flat("getTuple", o(getTuple, "baseline")),
+        ...flat("list10", o(list10, "baseline")),
+        ...flat("invoke", o(invoke, "baseline")),
+        ...flat("select1", o(floor, "baseline")),
+        storage_bytes: storage.baseline,
+        statements_per_put: statements.baseline,
+        getTuple_p50_turn20_ms: summarize(at20.baseline).p50_ms,
+      };
+      const result = {
+        ours: oursFigures,
+        baseline: baselineFigures,
+        memory: { ...flat("invoke", o(invoke, "memory")) },
+        storage_by_table: storageByTable,
+        ratios: {
+          storage: ratio(storage.baseline, storage.ours),
+          getTuple_p50: ratio(summarize(getTuple.baseline).p50_ms, summarize(getTuple.ours).p50_ms),
+          put_p50: ratio(summarize(put.baseline).p50_ms, summarize(put.ours).p50_ms),
+          invoke_p50: ratio(summarize(invoke.baseline).p50_ms, summarize(invoke.ours).p50_ms),
+          getTuple_growth: ratio(summarize(atLong).p50_ms, summarize(at20.ours).p50_ms),
+          getTuple_growth_cold: ratio(summarize(atLongCold).p50_ms, summarize(at20Cold).p50_ms),
+          putWrites_p50: ratio(summarize(putWrites.baseline).p50_ms, summarize(putWrites.ours).p50_ms),
+          list10_p50: ratio(summarize(list10.baseline).p50_ms, summarize(list10.ours).p50_ms),
+        },
+        config: { turns, long_turns: longTurns, iterations, synchronous_commit: syncCommit, engine: "postgres", server_version: db.capabilities.serverVersion, node: process.version },
+      };
+
+      const row = (label: string, a: number | string, b: number | string, r: number | string) => [label, a, b, r];
+      console.log("");
+      console.log(
+        table([`checkpointer (server Postgres, synchronous_commit=${syncCommit})`, "ours", "official", "official/ours"], [
+          row("SELECT 1 p50 ms (floor)", result.ours.select1_p50_ms, result.baseline.select1_p50_ms, ratio(result.baseline.select1_p50_ms, result.ours.select1_p50_ms)),
+          row("put p50 / p95 ms", `${result.ours.put_p50_ms} / ${result.ours.put_p95_ms}`, `${result.baseline.put_p50_ms} / ${result.baseline.put_p95_ms}`, result.ratios.put_p50),
+          row("statements per put", statements.ours, statements.baseline, ratio(statements.baseline, statements.ours)),
+          row("putWrites p50 / p95 ms", `${result.ours.putWrites_p50_ms} / ${result.ours.putWrites_p95_ms}`, `${result.baseline.putWrites_p50_ms} / ${result.baseline.putWrites_p95_ms}`, result.ratios.putWrites_p50),
+          row("getTuple latest p50 / p95 ms", `${result.ours.getTuple_p50_ms} / ${result.ours.getTuple_p95_ms}`, `${result.baseline.getTuple_p50_ms} / ${result.baseline.getTuple_p95_ms}`, result.ratios.getTuple_p50),
+          row("list(10) p50 / p95 ms", `${result.ours.list10_p50_ms} / ${result.ours.list10_p95_ms}`, `${result.baseline.list10_p50_ms} / ${result.baseline.list10_p95_ms}`, result.ratios.list10_p50),
+          row(`invoke p50 / p95 ms (${turns} turns)`, `${result.ours.invoke_p50_ms} / ${result.ours.invoke_p95_ms}`, `${result.baseline.invoke_p50_ms} / ${result.baseline.invoke_p95_ms}`, result.ratios.invoke_p50),
+          row(`  in-memory MemorySaver p50 ms`, result.memory.invoke_p50_ms, "", ""),
+          row(`storage after ${turns} invokes`, mb(storage.ours), mb(storage.baseline), result.ratios.storage),
+          row("getTuple p50 ms at turn 20", result.ours.getTuple_p50_turn20_ms, result.baseline.getTuple_p50_turn20_ms, ratio(result.baseline.getTuple_p50_turn20_ms, result.ours.getTuple_p50_turn20_ms)),
+          row(`getTuple p50 ms at turn ${longTurns}`, summarize(atLong).p50_ms, "n/a", ""),
+          row(`  growth turn ${longTurns} / turn 20`, result.ratios.getTuple_growth, "", ""),
+          row("  same, no read cache (cold)", `${result.ours.getTuple_p50_turn20_cold_ms} → ${summarize(atLongCold).p50_ms}`, "", result.ratios.getTuple_growth_cold),
+        ]),
+      );
+      console.log(`\ntargets: storage ≥ 15 (${result.ratios.storage}), getTuple ≥ 4 (${result.ratios.getTuple_p50}), put ≥ 2 (${result.ratios.put_p50}), invoke ≥ 2 (${result.ratios.invoke_p50}), getTuple growth ≤ 1.5 (${result.ratios.getTuple_growth})`);
+      if (values.json) {
+        writeJson(values.json, result);
+        console.log(`wrote ${values.json}`);
+      }
+      log("done");
+      return 0;
+    } finally {
+      await ours.close();
+      await db.close().catch(() => undefined);
+      await baseline.end().catch(() => undefined);
+      for (const schema of [oursSchema, baseSchema]) await admin.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`).catch(() => undefined);
+      await admin.end();
+    }
+  },
+};
+
+function flat(prefix: string, s: LatencySummary) {
+  return { [`${prefix}_p50_ms`]: s.p50_ms, [`${prefix}_p95_ms`]: s.p95_ms } as Record<string, number>;
+}
+
+function mb(bytes: number): string {
+  return `${round(bytes / 1024 / 1024, 2)} MB`;
+}
+
+function positiveInt(v: string, name: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${v}`);
+  return n;
+}

@@ -1,0 +1,3 @@
+import { checkpointerConformance } from "./checkpointer-suite.js";
+
+checkpointerConformance("pglite");
