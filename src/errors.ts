@@ -49,6 +49,12 @@ export const ErrorCodes = {
   JOB_FAILED: "JOB_FAILED",
   /** A stored file line or record cannot be parsed. */
   CORRUPT_RECORD: "CORRUPT_RECORD",
+  /** A model answered, but not in the expected shape (e.g. extraction without a `memories` list); retrying may help. */
+  MODEL_OUTPUT_INVALID: "MODEL_OUTPUT_INVALID",
+  /** The JSONL memory file (the skill's MEMORY_FILE) or its folder cannot be created, read or written. */
+  MEMORY_FILE_UNAVAILABLE: "MEMORY_FILE_UNAVAILABLE",
+  /** A worker tried to complete, fail or extend a job whose lease it no longer holds (it expired and another worker took the job). */
+  JOB_LEASE_LOST: "JOB_LEASE_LOST",
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
