@@ -63,8 +63,7 @@ export class PgDatabase implements Database {
 
   async query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>> {
     try {
-      const res = await this.pool.query(toConfig(sql, params, options));
-      return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
+      return toResult<R>(await this.pool.query(toConfig(sql, params, options)));
     } catch (err) {
       throw wrapDriverError(err, this.engine);
     }
@@ -141,8 +140,7 @@ function clientQueryable(client: pg.PoolClient, engine: string): Queryable {
   return {
     async query<R>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
       try {
-        const res = await client.query(toConfig(sql, params, options));
-        return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
+        return toResult<R>(await client.query(toConfig(sql, params, options)));
       } catch (err) {
         throw wrapDriverError(err, engine);
       }
@@ -163,4 +161,11 @@ function isUnavailable(err: unknown): boolean {
 
 function toConfig(text: string, params: readonly unknown[] | undefined, options: QueryOptions | undefined): pg.QueryConfig {
   return { text, values: params as unknown[] | undefined, name: options?.name };
+}
+
+/** A multi-statement script (simple protocol) yields one result per statement: keep the last. */
+function toResult<R>(res: pg.QueryResult | pg.QueryResult[]): QueryResult<R> {
+  const last = Array.isArray(res) ? res[res.length - 1] : res;
+  const rows = (last?.rows ?? []) as R[];
+  return { rows, rowCount: last?.rowCount ?? rows.length };
 }

@@ -55,6 +55,11 @@ describe.each(testEngines())("Database on %s", (engine) => {
     expect(after ?? "").toBe("");
   });
 
+  it("runs multi-statement scripts with exec", async () => {
+    await db.exec("CREATE TABLE IF NOT EXISTS script_probe (v int); INSERT INTO script_probe VALUES (1); INSERT INTO script_probe VALUES (2);");
+    expect((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM script_probe")).rows[0].n).toBe(2);
+  });
+
   it("wraps SQL errors as DB_QUERY_FAILED with the SQLSTATE", async () => {
     await expect(db.query("SELECT * FROM no_such_table")).rejects.toMatchObject({ code: "DB_QUERY_FAILED", details: { sqlstate: "42P01" } });
   });
