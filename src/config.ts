@@ -24,6 +24,23 @@ export const RetrievalSchema = z.object({
   recencyDecayDays: z.number().positive().default(30),
   /** Candidates whose relevance falls below this are never injected. */
   relevanceFloor: z.number().min(0).max(1).default(0.3),
+  /**
+   * Share of full-text (BM25) relevance in the hybrid similarity; the rest is vector cosine.
+   * Unset → 0.7 with the offline hashing embedder (lexical carries it), 0.3 with a neural one.
+   */
+  lexicalWeight: z.number().min(0).max(1).optional(),
+  /** BM25 saturation: lexical relevance = bm25 / (bm25 + lexicalSaturation). */
+  lexicalSaturation: z.number().positive().default(6),
+  /** BM25 term-frequency saturation k1 and length normalisation b (tuned on LoCoMo). */
+  bm25K1: z.number().positive().default(0.9),
+  bm25B: z.number().min(0).max(1).default(0.4),
+  /**
+   * Pseudo-documents added to a scope's count for IDF: a word in 1 of a new user's 3 memories is
+   * still a rare word, not a common one (without it small sets would score near zero).
+   */
+  bm25PriorDocs: z.number().min(0).default(100),
+  /** Weight of a memory's indexing-only `context` words relative to its text. */
+  contextWeight: z.number().min(0).max(1).default(0.3),
 });
 
 export const WritePolicySchema = z.object({

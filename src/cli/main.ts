@@ -10,6 +10,7 @@ export interface CliCommand {
 const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   migrate: async () => (await import("./commands/migrate.js")).command,
   bench: async () => (await import("./commands/bench.js")).command,
+  reembed: async () => (await import("./commands/reembed.js")).command,
 };
 
 function usage(): string {

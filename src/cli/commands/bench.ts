@@ -7,7 +7,14 @@ export interface Benchmark {
 }
 
 // One file per benchmark under src/cli/bench/, loaded lazily.
-const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {};
+const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
+  context: async () => (await import("../bench/context.js")).benchmark,
+  retrieval: async () => (await import("../bench/retrieval.js")).benchmark,
+  locomo: async () => (await import("../bench/locomo.js")).benchmark,
+  checkpointer: async () => (await import("../bench/checkpointer.js")).benchmark,
+  jobs: async () => (await import("../bench/jobs.js")).benchmark,
+  jsonl: async () => (await import("../bench/jsonl.js")).benchmark,
+};
 
 export const command: CliCommand = {
   summary: "run a benchmark (side by side with the official implementation or a floor)",

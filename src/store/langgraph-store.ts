@@ -1,0 +1,375 @@
+import type { Embeddings } from "@langchain/core/embeddings";
+import {
+  BaseStore,
+  InvalidNamespaceError,
+  type GetOperation,
+  type Item,
+  type ListNamespacesOperation,
+  type MatchCondition,
+  type Operation,
+  type OperationResults,
+  type PutOperation,
+  type SearchItem,
+  type SearchOperation,
+} from "@langchain/langgraph-checkpoint";
+import type { Database, Queryable } from "../db/database.js";
+import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
+import { normalize, validateVector, dimensionMismatch } from "../embeddings/vector.js";
+import { embedderIdOf } from "../embeddings/create-embeddings.js";
+import { compileItemFilter } from "./item-filter.js";
+import { textsAtPath } from "./json-path-text.js";
+import { ensureEmbeddingSetting } from "./embedding-settings.js";
+import { vectorLiteral } from "./memory-row.js";
+
+/** Semantic-search settings, as LangGraph's `IndexConfig` (`embed` is accepted as in Python). */
+export interface LangGraphStoreIndex {
+  dims: number;
+  /** LangChain embeddings (InMemoryStore's name). */
+  embeddings?: Embeddings;
+  /** Same, or a function `texts → vectors` (the Python store's name). */
+  embed?: Embeddings | ((texts: string[]) => Promise<number[][]>);
+  /** Field paths to embed (default `["$"]`, the whole value). */
+  fields?: string[];
+}
+
+export interface LangGraphStoreOptions {
+  /** Tenant whose items this store sees (every statement filters by it). Default `"default"`. */
+  tenantId?: string;
+  index?: LangGraphStoreIndex;
+  /** Item time-to-live: default minutes for every put, and whether reads extend it (default true). */
+  ttl?: { defaultTtl?: number; refreshOnRead?: boolean };
+}
+
+interface ItemRow {
+  namespace: string[];
+  key: string;
+  value: Record<string, unknown> | string;
+  created_at: Date | string;
+  updated_at: Date | string;
+  score?: number | null;
+}
+
+/**
+ * The LangGraph `BaseStore` door: items under hierarchical namespaces with filters, pagination,
+ * semantic search and TTL, on PGlite or server Postgres. Behaves like `InMemoryStore` (the test
+ * suite runs the same operations against both), and namespaces match by whole segments: a search
+ * under `["tenant", "acme"]` never returns `["tenant", "acme-corp"]`.
+ *
+ * @example
+ * const store = new LangGraphStore(db, { tenantId: "acme", index: { dims: 512, embeddings: new LocalHashingEmbeddings() } });
+ * await store.put(["users", "alice"], "prefs", { text: "Prefers metric units" });
+ * const hits = await store.search(["users", "alice"], { query: "units" });
+ * const graph = builder.compile({ store });
+ */
+export class LangGraphStore extends BaseStore {
+  readonly tenantId: string;
+  private readonly embedFn?: (texts: string[]) => Promise<number[][]>;
+  private readonly embedderId?: string;
+  private readonly fields: string[];
+  private readonly dims?: number;
+  private readonly defaultTtl?: number;
+  private readonly refreshOnRead: boolean;
+  private recorded = false;
+
+  constructor(
+    readonly db: Database,
+    options: LangGraphStoreOptions = {},
+  ) {
+    super();
+    this.tenantId = options.tenantId ?? "default";
+    if (typeof this.tenantId !== "string" || this.tenantId.length === 0) throw new MemoryError(ErrorCodes.SCOPE_REQUIRED, "tenantId must be a non-empty string");
+    const index = options.index;
+    if (index) {
+      if (!Number.isInteger(index.dims) || index.dims < 1) throw invalidInput("index.dims", "must be a positive integer");
+      const source = index.embed ?? index.embeddings;
+      if (!source) throw invalidInput("index", "needs `embeddings` (LangChain Embeddings) or `embed`");
+      if (typeof source === "function") {
+        this.embedFn = source;
+        this.embedderId = `function:${index.dims}`;
+      } else {
+        this.embedFn = (texts) => source.embedDocuments(texts);
+        this.embedQuery = (text) => source.embedQuery(text);
+        this.embedderId = embedderIdOf(source);
+      }
+      this.dims = index.dims;
+    }
+    this.fields = index?.fields ?? ["$"];
+    if (options.ttl?.defaultTtl !== undefined) checkTtl(options.ttl.defaultTtl, "ttl.defaultTtl");
+    this.defaultTtl = options.ttl?.defaultTtl;
+    this.refreshOnRead = options.ttl?.refreshOnRead ?? true;
+  }
+
+  private embedQuery?: (text: string) => Promise<number[]>;
+
+  /** The vector set recorded in `embedding_settings` for this tenant's items. */
+  get vectorSet(): string {
+    return `items:${this.tenantId}`;
+  }
+
+  override async get(namespace: string[], key: string): Promise<Item | null> {
+    return typed(() => super.get(namespace, key));
+  }
+
+  override async search(namespacePrefix: string[], options?: { filter?: Record<string, unknown>; limit?: number; offset?: number; query?: string }): Promise<SearchItem[]> {
+    return typed(() => super.search(namespacePrefix, options));
+  }
+
+  /**
+   * Store an item (replacing the one under the same key). `options.ttl` sets this item's
+   * time-to-live in minutes (default `ttl.defaultTtl`; `null` = never expires).
+   */
+  override async put(namespace: string[], key: string, value: Record<string, unknown>, index?: false | string[], options?: { ttl?: number | null }): Promise<void> {
+    if (options?.ttl !== undefined && options.ttl !== null) checkTtl(options.ttl, "ttl");
+    await typed(async () => {
+      checkNamespace(namespace, "namespace", false);
+      await this.batch([{ namespace, key, value, index, ttl: options?.ttl } as PutOperation]);
+    });
+  }
+
+  override async delete(namespace: string[], key: string): Promise<void> {
+    return typed(() => super.delete(namespace, key));
+  }
+
+  override async listNamespaces(options?: { prefix?: string[]; suffix?: string[]; maxDepth?: number; limit?: number; offset?: number }): Promise<string[][]> {
+    return typed(() => super.listNamespaces(options));
+  }
+
+  /**
+   * Run operations as InMemoryStore does: reads see the state before the batch's writes, and
+   * several puts to one key keep the last. Writes run in one transaction.
+   */
+  async batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>> {
+    const results: unknown[] = new Array(operations.length).fill(null);
+    const puts = new Map<string, PutOperation & { ttl?: number | null }>();
+    for (const op of operations) {
+      if ("namespacePrefix" in op) checkNamespace(op.namespacePrefix, "namespacePrefix", true);
+      else if ("namespace" in op) checkNamespace(op.namespace, "namespace", "value" in op && op.value === null ? true : !("value" in op));
+      if ("key" in op && typeof op.key !== "string") throw invalidInput("key", "must be a string");
+      if ("key" in op && op.key.includes("\0")) throw invalidInput("key", "must not contain NUL characters");
+    }
+    const scope = { tenantId: this.tenantId };
+    await this.db.transaction(async (tx) => {
+      for (const [i, op] of operations.entries()) {
+        if ("namespacePrefix" in op) results[i] = await this.searchOp(tx, op);
+        else if ("matchConditions" in op || ("limit" in op && !("namespace" in op))) results[i] = await this.listOp(tx, op as ListNamespacesOperation);
+        else if ("value" in op) {
+          const put = op as PutOperation & { ttl?: number | null };
+          puts.set(JSON.stringify([put.namespace, put.key]), put);
+        } else if ("key" in op) results[i] = await this.getOp(tx, op as GetOperation);
+      }
+    }, { scope });
+    if (puts.size > 0) {
+      const ops = [...puts.values()];
+      const vectors = await this.vectorsFor(ops);
+      await this.db.transaction(async (tx) => {
+        if (vectors.some((v) => v.length > 0)) await this.ensureRecorded(tx);
+        for (const [i, op] of ops.entries()) await this.putOp(tx, op, vectors[i]);
+      }, { scope });
+    }
+    return results as OperationResults<Op>;
+  }
+
+  /** Delete expired items now (reads already skip them); returns how many were removed. */
+  async sweepExpired(): Promise<number> {
+    const { rowCount } = await this.db.transaction(
+      (tx) => tx.query("DELETE FROM store_items WHERE tenant_id = $1 AND expires_at <= now()", [this.tenantId]),
+      { scope: { tenantId: this.tenantId } },
+    );
+    return rowCount;
+  }
+
+  private async getOp(tx: Queryable, op: GetOperation): Promise<Item | null> {
+    const refresh = this.refreshOnRead
+      ? `UPDATE store_items i SET expires_at = now() + make_interval(secs => i.ttl_minutes * 60)
+         WHERE i.tenant_id = $1 AND i.namespace = $2::text[] AND i.key = $3 AND i.ttl_minutes IS NOT NULL AND i.expires_at > now()
+         RETURNING i.namespace, i.key, i.value, i.created_at, i.updated_at`
+      : undefined;
+    if (refresh) {
+      const { rows } = await tx.query<ItemRow>(refresh, [this.tenantId, op.namespace, op.key]);
+      if (rows[0]) return itemFromRow(rows[0]);
+    }
+    const { rows } = await tx.query<ItemRow>(
+      `SELECT i.namespace, i.key, i.value, i.created_at, i.updated_at FROM store_items i
+       WHERE i.tenant_id = $1 AND i.namespace = $2::text[] AND i.key = $3 AND (i.expires_at IS NULL OR i.expires_at > now())`,
+      [this.tenantId, op.namespace, op.key],
+    );
+    return rows[0] ? itemFromRow(rows[0]) : null;
+  }
+
+  private async searchOp(tx: Queryable, op: SearchOperation): Promise<SearchItem[]> {
+    const limit = op.limit ?? 10;
+    const offset = op.offset ?? 0;
+    if (!Number.isInteger(limit) || limit < 0 || limit > 10_000) throw invalidInput("limit", "must be an integer from 0 to 10000");
+    if (!Number.isInteger(offset) || offset < 0) throw invalidInput("offset", "must be a non-negative integer");
+    const params: unknown[] = [this.tenantId];
+    let where = "i.tenant_id = $1 AND (i.expires_at IS NULL OR i.expires_at > now())";
+    if (op.namespacePrefix.length > 0) {
+      // Whole-segment prefix: the first n labels equal the prefix exactly (no LIKE on joined text).
+      params.push(op.namespacePrefix);
+      where += ` AND i.namespace[1:${op.namespacePrefix.length}] = $${params.length}::text[]`;
+    }
+    where += ` AND ${compileItemFilter(op.filter, params, "i")}`;
+    let scoreSql = "NULL::float8";
+    if (op.query && this.embedFn) {
+      const qv = await this.embedQueryText(op.query);
+      params.push(vectorLiteral(qv));
+      scoreSql = `(SELECT max(memory_vector_dot(v.embedding, memory_query_vector($${params.length}::real[])))
+                   FROM store_vectors v WHERE v.tenant_id = i.tenant_id AND v.namespace = i.namespace AND v.key = i.key)`;
+    }
+    params.push(limit, offset);
+    const { rows } = await tx.query<ItemRow>(
+      `SELECT i.namespace, i.key, i.value, i.created_at, i.updated_at, ${scoreSql} AS score
+       FROM store_items i WHERE ${where}
+       ORDER BY score DESC NULLS LAST, i.seq
+       LIMIT $${params.length - 1} OFFSET $${params.length}`,
+      params,
+    );
+    if (this.refreshOnRead && rows.length > 0) {
+      await tx.query(
+        `UPDATE store_items i SET expires_at = now() + make_interval(secs => i.ttl_minutes * 60)
+         FROM unnest($2::text[], $3::text[]) AS r(ns, key)
+         WHERE i.tenant_id = $1 AND i.namespace::text = r.ns AND i.key = r.key AND i.ttl_minutes IS NOT NULL`,
+        [this.tenantId, rows.map((r) => arrayLiteral(r.namespace)), rows.map((r) => r.key)],
+      );
+    }
+    return rows.map((r) => ({ ...itemFromRow(r), score: r.score === null || r.score === undefined ? undefined : Number(r.score) }));
+  }
+
+  private async listOp(tx: Queryable, op: ListNamespacesOperation): Promise<string[][]> {
+    const params: unknown[] = [this.tenantId];
+    const conds = ["tenant_id = $1", "(expires_at IS NULL OR expires_at > now())"];
+    for (const c of op.matchConditions ?? []) conds.push(matchSql(c, params));
+    const depth = op.maxDepth;
+    if (depth !== undefined && (!Number.isInteger(depth) || depth < 1)) throw invalidInput("maxDepth", "must be a positive integer");
+    const ns = depth === undefined ? "namespace" : `namespace[1:${depth}]`;
+    const { rows } = await tx.query<{ ns: string[] }>(`SELECT DISTINCT ${ns} AS ns FROM store_items WHERE ${conds.join(" AND ")}`, params);
+    // InMemoryStore's order: labels joined with ':' compared with localeCompare.
+    const list = rows.map((r) => r.ns).sort((a, b) => a.join(":").localeCompare(b.join(":")));
+    const offset = op.offset ?? 0;
+    return list.slice(offset, offset + (op.limit ?? list.length));
+  }
+
+  private async putOp(tx: Queryable, op: PutOperation & { ttl?: number | null }, vectors: Array<[string, number[]]>): Promise<void> {
+    if (op.value === null) {
+      await tx.query("DELETE FROM store_items WHERE tenant_id = $1 AND namespace = $2::text[] AND key = $3", [this.tenantId, op.namespace, op.key]);
+      return;
+    }
+    if (typeof op.value !== "object" || Array.isArray(op.value)) throw invalidInput("value", "must be an object (or null to delete)");
+    const json = JSON.stringify(op.value);
+    if (json.includes("\\u0000")) throw invalidInput("value", "must not contain NUL characters");
+    const ttl = op.ttl === undefined ? (this.defaultTtl ?? null) : op.ttl;
+    await tx.query(
+      `INSERT INTO store_items (tenant_id, namespace, key, value, ttl_minutes, expires_at)
+       VALUES ($1, $2::text[], $3, $4::jsonb, $5::float8, CASE WHEN $5::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => $5::float8 * 60) END)
+       ON CONFLICT (tenant_id, namespace, key) DO UPDATE
+       SET value = excluded.value, updated_at = now(), ttl_minutes = excluded.ttl_minutes, expires_at = excluded.expires_at`,
+      [this.tenantId, op.namespace, op.key, json, ttl],
+    );
+    await tx.query("DELETE FROM store_vectors WHERE tenant_id = $1 AND namespace = $2::text[] AND key = $3", [this.tenantId, op.namespace, op.key]);
+    if (vectors.length > 0) {
+      await tx.query(
+        `INSERT INTO store_vectors (tenant_id, namespace, key, field, embedding)
+         SELECT $1, $2::text[], $3, f, e::real[] FROM unnest($4::text[], $5::text[]) AS u(f, e)`,
+        [this.tenantId, op.namespace, op.key, vectors.map(([f]) => f), vectors.map(([, v]) => vectorLiteral(v))],
+      );
+    }
+  }
+
+  /** Per put: [field path, unit vector] for every indexed text (a path with several texts gets `path.i`). */
+  private async vectorsFor(ops: PutOperation[]): Promise<Array<Array<[string, number[]]>>> {
+    const perOp: Array<Array<[string, string]>> = ops.map((op) => {
+      if (!this.embedFn || op.value === null || op.index === false) return [];
+      const paths = op.index ?? this.fields;
+      const out: Array<[string, string]> = [];
+      for (const path of paths) {
+        const texts = textsAtPath(op.value, path);
+        if (texts.length === 1) out.push([path, texts[0]]);
+        else texts.forEach((t, i) => out.push([`${path}.${i}`, t]));
+      }
+      return out;
+    });
+    const unique = [...new Set(perOp.flat().map(([, t]) => t))];
+    if (unique.length === 0) return perOp.map(() => []);
+    const vectors = await this.embedFn!(unique);
+    const byText = new Map(unique.map((t, i) => [t, this.checkVector(vectors[i])]));
+    return perOp.map((list) => list.map(([f, t]) => [f, byText.get(t)!]));
+  }
+
+  private async embedQueryText(query: string): Promise<number[]> {
+    const v = this.embedQuery ? await this.embedQuery(query) : (await this.embedFn!([query]))[0];
+    return this.checkVector(v);
+  }
+
+  private checkVector(v: unknown): number[] {
+    const arr = validateVector(v, "embedding");
+    if (arr.length !== this.dims) throw dimensionMismatch(arr.length, this.dims!, this.embedderId);
+    return normalize(arr);
+  }
+
+  private async ensureRecorded(tx: Queryable): Promise<void> {
+    if (this.recorded) return;
+    await ensureEmbeddingSetting(tx, this.vectorSet, { embedder: this.embedderId!, dims: this.dims! });
+    this.recorded = true;
+  }
+}
+
+function itemFromRow(r: ItemRow): Item {
+  return {
+    namespace: r.namespace,
+    key: r.key,
+    value: typeof r.value === "string" ? JSON.parse(r.value) : r.value,
+    createdAt: r.created_at instanceof Date ? r.created_at : new Date(r.created_at),
+    updatedAt: r.updated_at instanceof Date ? r.updated_at : new Date(r.updated_at),
+  };
+}
+
+/** `namespace` prefix/suffix conditions, `*` matching any one label. */
+function matchSql(c: MatchCondition, params: unknown[]): string {
+  const n = c.path.length;
+  if (n === 0) return "TRUE";
+  checkNamespace(c.path.filter((l) => l !== "*"), "matchConditions.path", true);
+  const parts = [`cardinality(namespace) >= ${n}`];
+  c.path.forEach((label, i) => {
+    if (label === "*") return;
+    params.push(label);
+    const index = c.matchType === "prefix" ? `${i + 1}` : `cardinality(namespace) - ${n - 1 - i}`;
+    parts.push(`namespace[${index}] = $${params.length}`);
+  });
+  if (c.matchType !== "prefix" && c.matchType !== "suffix") throw invalidInput("matchType", 'must be "prefix" or "suffix"');
+  return `(${parts.join(" AND ")})`;
+}
+
+/** A text[] literal for comparing `namespace::text` (quotes every label). */
+function arrayLiteral(labels: string[]): string {
+  return `{${labels.map((l) => `"${l.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`).join(",")}}`;
+}
+
+/**
+ * LangGraph's namespace rules as typed errors: labels are non-empty strings without `.`, `:` or
+ * NUL (BaseStore's own rules). `%`, `_`, quotes and backslashes are stored verbatim.
+ */
+function checkNamespace(ns: unknown, field: string, allowEmpty: boolean): void {
+  if (!Array.isArray(ns)) throw invalidInput(field, "must be an array of strings");
+  if (ns.length === 0 && !allowEmpty) throw invalidInput(field, "must not be empty");
+  for (const label of ns) {
+    if (typeof label !== "string") throw invalidInput(field, `labels must be strings, got ${typeof label}`);
+    if (label === "") throw invalidInput(field, "labels must not be empty");
+    if (label.includes(".")) throw invalidInput(field, `label ${JSON.stringify(label)} contains a period; periods separate paths in LangGraph and are not allowed in labels`);
+    if (label.includes(":")) throw invalidInput(field, `label ${JSON.stringify(label)} contains a colon, which LangGraph's BaseStore does not allow in labels`);
+    if (label.includes("\0")) throw invalidInput(field, "labels must not contain NUL characters");
+  }
+}
+
+function checkTtl(ttl: unknown, field: string): void {
+  if (typeof ttl !== "number" || !Number.isFinite(ttl) || ttl <= 0) throw invalidInput(field, "must be a positive number of minutes");
+}
+
+/** BaseStore's own validation throws InvalidNamespaceError; callers get a typed MemoryError. */
+async function typed<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof InvalidNamespaceError) throw new MemoryError(ErrorCodes.INVALID_INPUT, `namespace: ${err.message}`, { cause: err });
+    throw err;
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Named SQL of the typed memory door. Scope predicates are built from fixed fragments (never from
+ * caller text): every statement filters by tenant and user on the server side.
+ */
+import type { ResolvedScope } from "./scope.js";
+import { MEMORY_COLUMNS, vectorLiteral } from "./memory-row.js";
+
+/**
+ * Rows one scope may read. `params` receives the tenant/user values; the returned SQL references
+ * them by position. A user scope may add its tenant's and the global knowledge — never another
+ * user's rows.
+ */
+export function visibleScopeSql(
+  scope: ResolvedScope,
+  params: unknown[],
+  include: { tenant?: boolean; global?: boolean } = {},
+  alias = "m",
+): string {
+  const parts: string[] = [];
+  if (scope.level === "user") {
+    params.push(scope.tenantId, scope.userId);
+    const t = `$${params.length - 1}`;
+    parts.push(`(${alias}.tenant_id = ${t} AND ${alias}.user_id = $${params.length} AND ${alias}.scope = 'user')`);
+    if (include.tenant) parts.push(`(${alias}.tenant_id = ${t} AND ${alias}.user_id IS NULL AND ${alias}.scope = 'tenant')`);
+  } else if (scope.level === "tenant") {
+    params.push(scope.tenantId);
+    parts.push(`(${alias}.tenant_id = $${params.length} AND ${alias}.user_id IS NULL AND ${alias}.scope = 'tenant')`);
+  }
+  if (scope.level === "global" || include.global) parts.push(`(${alias}.tenant_id IS NULL AND ${alias}.user_id IS NULL AND ${alias}.scope = 'global')`);
+  return parts.length === 1 ? parts[0] : `(${parts.join(" OR ")})`;
+}
+
+/** Rows of exactly this scope (writes, deletes, lists). */
+export function exactScopeSql(scope: ResolvedScope, params: unknown[], alias = "m"): string {
+  return visibleScopeSql(scope, params, {}, alias);
+}
+
+export const ACTIVE_SQL = (alias: string, nowParam: string) =>
+  `${alias}.superseded_by IS NULL AND (${alias}.expires_at IS NULL OR ${alias}.expires_at > ${nowParam})`;
+
+/** Multi-row insert through unnest: one statement per batch, embeddings as real[] literals. */
+export const INSERT_MEMORIES_SQL = `
+INSERT INTO memories AS m (id, scope, tenant_id, user_id, kind, text, context, embedding, source_thread_id,
+  source_message_id, source_run_id, origin, confidence, created_at, updated_at, expires_at, metadata)
+SELECT u.id, $1, $2, $3, u.kind, u.text, u.context, u.embedding::real[], u.thread_id, u.message_id, u.run_id,
+  u.origin, u.confidence, u.created_at, u.created_at, u.expires_at, u.metadata::jsonb
+FROM unnest($4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[],
+  $12::text[], $13::real[], $14::timestamptz[], $15::timestamptz[], $16::text[])
+  AS u(id, kind, text, context, embedding, thread_id, message_id, run_id, origin, confidence, created_at, expires_at, metadata)
+RETURNING ${MEMORY_COLUMNS}`;
+
+export interface CandidateSqlParams {
+  scope: ResolvedScope;
+  include: { tenant?: boolean; global?: boolean };
+  query: string;
+  embedding: number[];
+  kinds: readonly string[] | null;
+  now: Date;
+  recencyDecayDays: number;
+  /** Rows without a word of the query need at least this cosine to pass the floor. */
+  minVectorSimilarity: number;
+  /** How many such rows to return (best by their possible score). */
+  vectorOnlyLimit: number;
+  /** Their score without lexical relevance: a·max(cosine, 0) + b·recency. */
+  vectorOnlyWeight: number;
+  recencyWeight: number;
+}
+
+/**
+ * Hybrid search candidates in one index scan of the scope (btree on tenant/user), through the
+ * `memory_search_candidates` SQL function of migration 0003 (plan cached per session): every active
+ * row's exact vector similarity (`memory_vector_dot`: pgvector or plain SQL) and recency, and the
+ * query lexemes it holds. Returned, with their columns: every row holding a query word (BM25 needs
+ * them all for document frequencies) and the best few of the rest, each with the scope's row count
+ * (`scope_count`) and average length (`scope_avgdl`). Ranking happens in `hybrid-scoring.ts`.
+ */
+export function hybridCandidatesSql(p: CandidateSqlParams): { sql: string; params: unknown[] } {
+  const user = p.scope.level === "user";
+  const params = [
+    p.scope.tenantId,
+    user ? p.scope.userId : null,
+    p.scope.level === "tenant" || (user && Boolean(p.include.tenant)),
+    p.scope.level === "global" || Boolean(p.include.global),
+    p.kinds,
+    p.now,
+    p.query,
+    vectorLiteral(p.embedding),
+    p.recencyDecayDays,
+    p.minVectorSimilarity,
+    p.vectorOnlyLimit,
+    p.vectorOnlyWeight,
+    p.recencyWeight,
+  ];
+  return {
+    sql: `SELECT * FROM memory_search_candidates($1::text, $2::text, $3::boolean, $4::boolean, $5::text[], $6::timestamptz, $7::text, $8::real[], $9::float8, $10::float8, $11::int, $12::float8, $13::float8)`,
+    params,
+  };
+}
+
+/** The nearest active memories of one kind in exactly one scope, by embedding cosine. */
+export function nearestMemoriesSql(scope: ResolvedScope, kind: string, embedding: number[], limit: number, now: Date): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const scopeSql = exactScopeSql(scope, params);
+  params.push(kind, vectorLiteral(embedding), limit, now);
+  const n = params.length;
+  return {
+    sql: `SELECT ${MEMORY_COLUMNS}, memory_vector_dot(m.embedding, memory_query_vector($${n - 2}::real[])) AS similarity
+FROM memories m
+WHERE ${scopeSql} AND m.kind = $${n - 3} AND ${ACTIVE_SQL("m", `$${n}::timestamptz`)}
+ORDER BY similarity DESC, m.created_at DESC
+LIMIT $${n - 1}`,
+    params,
+  };
+}

@@ -1,0 +1,565 @@
+import { randomUUID } from "node:crypto";
+import type { Embeddings } from "@langchain/core/embeddings";
+import type { Database, Queryable } from "../db/database.js";
+import { RetrievalSchema, WritePolicySchema, type RetrievalConfig, type WritePolicyConfig } from "../config.js";
+import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
+import { MEMORY_KINDS, type MemoryKind } from "../state/types.js";
+import { LocalHashingEmbeddings } from "../embeddings/hashing-embeddings.js";
+import { embedderIdOf } from "../embeddings/create-embeddings.js";
+import { dimensionMismatch, normalize, validateVector } from "../embeddings/vector.js";
+import { resolveScope, dbScopeOf, type MemoryScope, type ResolvedScope } from "./scope.js";
+import { MEMORY_COLUMNS, exportMemory, memoryFromRow, vectorLiteral, type MemoryRow } from "./memory-row.js";
+import { ACTIVE_SQL, INSERT_MEMORIES_SQL, exactScopeSql, hybridCandidatesSql, nearestMemoriesSql, visibleScopeSql } from "./memory-queries.js";
+import { rankHybrid, type Candidate } from "./hybrid-scoring.js";
+import { checkEmbeddingSetting, ensureEmbeddingSetting, readEmbeddingSetting, type EmbeddingSetting } from "./embedding-settings.js";
+import { warnOnceWithoutPgvector } from "./pgvector-warning.js";
+import {
+  MEMORY_ORIGINS,
+  type ExportedMemory,
+  type Memory,
+  type MemoryListOptions,
+  type MemoryPatch,
+  type MemorySearchOptions,
+  type NearestMemory,
+  type NewMemory,
+  type ScoredMemory,
+} from "./types.js";
+
+/** The vector set of the typed memory door in `embedding_settings`. */
+export const MEMORY_VECTOR_SET = "memories";
+
+export interface MemoryStoreOptions {
+  /** Any LangChain embeddings; default the offline {@link LocalHashingEmbeddings}. */
+  embeddings?: Embeddings;
+  /** Name recorded beside the vectors (default derived from the embeddings, e.g. `local-hash-v1/512`). */
+  embedderId?: string;
+  retrieval?: Partial<RetrievalConfig>;
+  writePolicy?: Partial<WritePolicyConfig>;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const INSERT_BATCH = 500;
+const RECORD_TTL_MS = 10_000;
+
+/**
+ * Long-term memory: the typed door of the memory table. Every method takes a required scope and
+ * runs in a transaction carrying it (for row-level security); SQL filters by tenant and user.
+ *
+ * @example
+ * const db = await openDatabase();
+ * const store = new MemoryStore(db);
+ * const alice = { tenantId: "acme", userId: "alice" };
+ * await store.add(alice, { kind: "preference", text: "Prefers metric units." });
+ * const hits = await store.search(alice, "which units should I use?");
+ */
+export class MemoryStore {
+  readonly embeddings: Embeddings;
+  readonly embedderId: string;
+  readonly retrieval: RetrievalConfig;
+  readonly writePolicy: WritePolicyConfig;
+  private recorded: EmbeddingSetting | null | undefined;
+  private recordedAt = 0;
+
+  constructor(
+    readonly db: Database,
+    options: MemoryStoreOptions = {},
+  ) {
+    this.embeddings = options.embeddings ?? new LocalHashingEmbeddings();
+    this.embedderId = options.embedderId ?? embedderIdOf(this.embeddings);
+    this.retrieval = RetrievalSchema.parse(options.retrieval ?? {});
+    this.writePolicy = WritePolicySchema.parse(options.writePolicy ?? {});
+    warnOnceWithoutPgvector(db);
+  }
+
+  /** Lexical share of the hybrid similarity (config, or by embedder when unset). */
+  get lexicalWeight(): number {
+    return this.retrieval.lexicalWeight ?? (this.embeddings instanceof LocalHashingEmbeddings ? 0.7 : 0.3);
+  }
+
+  /**
+   * Add one memory (embedded with the store's embedder unless `embedding` is given).
+   *
+   * @example
+   * await store.add({ tenantId: "acme", userId: "alice" }, { kind: "fact", text: "Has a dog named Rex.", source: { threadId: "t1", origin: "extracted" }, confidence: 0.9 });
+   */
+  async add(scope: MemoryScope, memory: NewMemory): Promise<Memory> {
+    return (await this.addMany(scope, [memory]))[0];
+  }
+
+  /** Add many memories of one scope with batched multi-row inserts. */
+  async addMany(scope: MemoryScope, memories: readonly NewMemory[]): Promise<Memory[]> {
+    const s = resolveScope(scope);
+    if (!Array.isArray(memories)) throw invalidInput("memories", "must be an array");
+    const checked = memories.map((m, i) => this.validateNew(m, memories.length === 1 ? "memory" : `memories[${i}]`));
+    if (checked.length === 0) return [];
+    const vectors = await this.vectorsFor(checked);
+    const dims = vectors[0].length;
+    const odd = vectors.findIndex((v) => v.length !== dims);
+    if (odd >= 0) throw dimensionMismatch(vectors[odd].length, dims);
+    return this.db.transaction(async (tx) => {
+      await this.ensureRecorded(tx, vectors[0].length);
+      const out: Memory[] = [];
+      for (let i = 0; i < checked.length; i += INSERT_BATCH) {
+        const batch = checked.slice(i, i + INSERT_BATCH);
+        out.push(...(await insertBatch(tx, s, batch, vectors.slice(i, i + INSERT_BATCH))));
+      }
+      return out;
+    }, { scope: dbScopeOf(s) });
+  }
+
+  /** One memory of exactly this scope, or null (also for an id of another scope). */
+  async get(scope: MemoryScope, id: string): Promise<Memory | null> {
+    const s = resolveScope(scope);
+    checkId(id);
+    return this.db.transaction(async (tx) => {
+      const params: unknown[] = [];
+      const where = exactScopeSql(s, params);
+      params.push(id);
+      const { rows } = await tx.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE ${where} AND m.id = $${params.length}`, params);
+      return rows[0] ? memoryFromRow(rows[0]) : null;
+    }, { scope: dbScopeOf(s) });
+  }
+
+  /** Change a memory in place (re-embedding when text or context change). NOT_FOUND outside the scope. */
+  async update(scope: MemoryScope, id: string, patch: MemoryPatch): Promise<Memory> {
+    const s = resolveScope(scope);
+    checkId(id);
+    if (!patch || typeof patch !== "object") throw invalidInput("patch", "must be an object");
+    const sets: string[] = [];
+    const params: unknown[] = [];
+    const set = (col: string, v: unknown, cast = "") => {
+      params.push(v);
+      sets.push(`${col} = $${params.length}${cast}`);
+    };
+    const textChanged = patch.text !== undefined || patch.context !== undefined;
+    if (patch.text !== undefined) set("text", this.checkText(patch.text, "patch.text"));
+    if (patch.context !== undefined) set("context", this.checkContext(patch.context, "patch.context"));
+    if (patch.kind !== undefined) set("kind", checkKind(patch.kind, "patch.kind"));
+    if (patch.confidence !== undefined) set("confidence", checkConfidence(patch.confidence, "patch.confidence"));
+    if (patch.expiresAt !== undefined) set("expires_at", checkDate(patch.expiresAt, "patch.expiresAt"), "::timestamptz");
+    if (patch.metadata !== undefined) set("metadata", checkMetadata(patch.metadata, "patch.metadata"), "::jsonb");
+    if (sets.length === 0) throw invalidInput("patch", "names no field to change (text, context, kind, confidence, expiresAt, metadata)");
+    return this.db.transaction(async (tx) => {
+      if (textChanged) {
+        const current = await this.getIn(tx, s, id, true);
+        if (!current) throw notFound(id);
+        const [vector] = await this.vectorsFor([{ text: patch.text ?? current.text, context: patch.context !== undefined ? patch.context : current.context }]);
+        await this.ensureRecorded(tx, vector.length);
+        set("embedding", vectorLiteral(vector), "::real[]");
+      }
+      sets.push("updated_at = now()");
+      const where = exactScopeSql(s, params);
+      params.push(id);
+      const { rows } = await tx.query<MemoryRow>(
+        `UPDATE memories m SET ${sets.join(", ")} WHERE ${where} AND m.id = $${params.length} RETURNING ${MEMORY_COLUMNS}`,
+        params,
+      );
+      if (!rows[0]) throw notFound(id);
+      return memoryFromRow(rows[0]);
+    }, { scope: dbScopeOf(s) });
+  }
+
+  /**
+   * Replace a memory with a newer one: the new memory is inserted and the old one points to it
+   * through `superseded_by` (kept for audit and export, never retrieved again). One transaction.
+   *
+   * @example
+   * const { current } = await store.supersede(alice, oldId, { kind: "preference", text: "Prefers imperial units now." });
+   */
+  async supersede(scope: MemoryScope, oldId: string, replacement: NewMemory): Promise<{ previous: Memory; current: Memory }> {
+    const s = resolveScope(scope);
+    checkId(oldId);
+    const checked = this.validateNew(replacement, "replacement");
+    const [vector] = await this.vectorsFor([checked]);
+    return this.db.transaction(async (tx) => {
+      const old = await this.getIn(tx, s, oldId, true);
+      if (!old) throw notFound(oldId);
+      if (old.supersededBy) throw invalidInput("oldId", `memory ${oldId} is already superseded by ${old.supersededBy}; supersede the current one`);
+      await this.ensureRecorded(tx, vector.length);
+      const [current] = await insertBatch(tx, s, [checked], [vector]);
+      const params: unknown[] = [];
+      const where = exactScopeSql(s, params);
+      params.push(current.id, oldId);
+      const { rows } = await tx.query<MemoryRow>(
+        `UPDATE memories m SET superseded_by = $${params.length - 1}, updated_at = now() WHERE ${where} AND m.id = $${params.length} RETURNING ${MEMORY_COLUMNS}`,
+        params,
+      );
+      return { previous: memoryFromRow(rows[0]), current };
+    }, { scope: dbScopeOf(s) });
+  }
+
+  /**
+   * Hybrid search (BM25 full-text + vector similarity, plus recency) over the scope's active
+   * memories; with `include`, a user's search also reads tenant and global knowledge. Read-only:
+   * call {@link markUsed} for what was actually injected.
+   *
+   * @example
+   * const hits = await store.search(alice, "what units?", { limit: 5, include: ["tenant"] });
+   */
+  async search(scope: MemoryScope, query: string, options: MemorySearchOptions = {}): Promise<ScoredMemory[]> {
+    const s = resolveScope(scope);
+    if (typeof query !== "string") throw invalidInput("query", "must be a string");
+    if (query.length > this.writePolicy.maxTextChars * 4) throw invalidInput("query", `is longer than ${this.writePolicy.maxTextChars * 4} characters`);
+    const include = checkInclude(options.include, s);
+    const kinds = options.kinds ? options.kinds.map((k, i) => checkKind(k, `kinds[${i}]`)) : null;
+    const limit = options.limit ?? this.retrieval.topK;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalidInput("limit", "must be an integer from 1 to 1000");
+    const floor = options.minSimilarity ?? this.retrieval.relevanceFloor;
+    const embedding = options.queryEmbedding
+      ? normalize(validateVector(options.queryEmbedding, "queryEmbedding"))
+      : normalize(validateVector(await this.embeddings.embedQuery(query.replace(/\0/g, " ")), "embedding of the query"));
+    return this.db.transaction(async (tx) => {
+      const recorded = await this.recordedSetting(tx);
+      if (!recorded) return [];
+      checkEmbeddingSetting(recorded, { embedder: options.queryEmbedding ? recorded.embedder : this.embedderId, dims: embedding.length });
+      const lexicalWeight = this.lexicalWeight;
+      const weights = {
+        lexicalWeight,
+        lexicalSaturation: this.retrieval.lexicalSaturation,
+        bm25K1: this.retrieval.bm25K1,
+        bm25B: this.retrieval.bm25B,
+        bm25PriorDocs: this.retrieval.bm25PriorDocs,
+        contextWeight: this.retrieval.contextWeight,
+        similarityWeight: this.retrieval.similarityWeight,
+        recencyWeight: this.retrieval.recencyWeight,
+        floor,
+        limit,
+      };
+      const { sql, params } = hybridCandidatesSql({
+        scope: s,
+        include,
+        query: query.replace(/\0/g, " "),
+        embedding,
+        kinds,
+        now: options.now ?? new Date(),
+        recencyDecayDays: this.retrieval.recencyDecayDays,
+        // Without a query word, similarity = (1 − lexicalWeight)·cosine: it passes the floor only above this.
+        minVectorSimilarity: lexicalWeight >= 1 ? Number.POSITIVE_INFINITY : floor / (1 - lexicalWeight),
+        vectorOnlyLimit: limit,
+        vectorOnlyWeight: this.retrieval.similarityWeight * (1 - lexicalWeight),
+        recencyWeight: this.retrieval.recencyWeight,
+      });
+      const { rows } = await tx.query<MemoryRow & { doc_len: number; vsim: number; recency: number; matched: string | null; scope_count: number; scope_avgdl: number }>(sql, params);
+      if (rows.length === 0) return [];
+      const candidates: Candidate[] = rows.map((r) => ({ id: r.id, vsim: Number(r.vsim), recency: Number(r.recency), docLen: Number(r.doc_len), matched: r.matched }));
+      const ranked = rankHybrid(candidates, { count: Number(rows[0].scope_count), avgDocLen: Number(rows[0].scope_avgdl) }, weights);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return ranked.map((r) => ({ ...memoryFromRow(byId.get(r.id)!), score: r.score, similarity: r.similarity, vectorSimilarity: r.vectorSimilarity, lexicalScore: r.lexicalScore, recency: r.recency }));
+    }, { scope: dbScopeOf(s) });
+  }
+
+  /**
+   * Record that memories were injected into a prompt: `last_used_at = now`, `access_count + 1`.
+   * One statement; ids outside what the scope may read are ignored.
+   */
+  async markUsed(scope: MemoryScope, ids: readonly string[], options: { include?: MemorySearchOptions["include"]; now?: Date } = {}): Promise<number> {
+    const s = resolveScope(scope);
+    if (ids.length === 0) return 0;
+    ids.forEach(checkId);
+    const include = checkInclude(options.include, s);
+    return this.db.transaction(async (tx) => {
+      const params: unknown[] = [];
+      const where = visibleScopeSql(s, params, include);
+      params.push(options.now ?? new Date(), [...ids]);
+      const { rowCount } = await tx.query(
+        `UPDATE memories m SET last_used_at = $${params.length - 1}, access_count = m.access_count + 1 WHERE ${where} AND m.id = ANY($${params.length}::uuid[])`,
+        params,
+      );
+      return rowCount;
+    }, { scope: dbScopeOf(s) });
+  }
+
+  /** The scope's memories, newest first (active only unless `includeInactive`). */
+  async list(scope: MemoryScope, options: MemoryListOptions = {}): Promise<Memory[]> {
+    const s = resolveScope(scope);
+    const limit = options.limit ?? 100;
+    const offset = options.offset ?? 0;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw invalidInput("limit", "must be an integer from 1 to 10000");
+    if (!Number.isInteger(offset) || offset < 0) throw invalidInput("offset", "must be a non-negative integer");
+    const kinds = options.kinds ? options.kinds.map((k, i) => checkKind(k, `kinds[${i}]`)) : null;
+    return this.db.transaction(async (tx) => {
+      const params: unknown[] = [];
+      const where = exactScopeSql(s, params);
+      params.push(kinds);
+      const k = `$${params.length}::text[]`;
+      let active = "";
+      if (!options.includeInactive) {
+        params.push(new Date());
+        active = ` AND ${ACTIVE_SQL("m", `$${params.length}::timestamptz`)}`;
+      }
+      params.push(limit, offset);
+      const n = params.length;
+      const { rows } = await tx.query<MemoryRow>(
+        `SELECT ${MEMORY_COLUMNS} FROM memories m
+         WHERE ${where} AND (${k} IS NULL OR m.kind = ANY(${k}))${active}
+         ORDER BY m.created_at DESC, m.id LIMIT $${n - 1} OFFSET $${n}`,
+        params,
+      );
+      return rows.map(memoryFromRow);
+    }, { scope: dbScopeOf(s) });
+  }
+
+  /** Delete one memory; false when it is not in this scope. */
+  async delete(scope: MemoryScope, id: string): Promise<boolean> {
+    const s = resolveScope(scope);
+    checkId(id);
+    return this.db.transaction(async (tx) => {
+      const params: unknown[] = [];
+      const where = exactScopeSql(s, params);
+      params.push(id);
+      const { rowCount } = await tx.query(`DELETE FROM memories m WHERE ${where} AND m.id = $${params.length}`, params);
+      return rowCount > 0;
+    }, { scope: dbScopeOf(s) });
+  }
+
+  /** Delete every memory of exactly this scope (optionally only some kinds); returns the count. */
+  async deleteAll(scope: MemoryScope, options: { kinds?: readonly MemoryKind[] } = {}): Promise<number> {
+    const s = resolveScope(scope);
+    const kinds = options.kinds ? options.kinds.map((k, i) => checkKind(k, `kinds[${i}]`)) : null;
+    return this.db.transaction(async (tx) => {
+      const params: unknown[] = [];
+      const where = exactScopeSql(s, params);
+      params.push(kinds);
+      const { rowCount } = await tx.query(
+        `DELETE FROM memories m WHERE ${where} AND ($${params.length}::text[] IS NULL OR m.kind = ANY($${params.length}::text[]))`,
+        params,
+      );
+      return rowCount;
+    }, { scope: dbScopeOf(s) });
+  }
+
+  /** Everything stored for the scope (superseded and expired included), as JSON-ready objects. */
+  async export(scope: MemoryScope): Promise<ExportedMemory[]> {
+    const s = resolveScope(scope);
+    return this.db.transaction(async (tx) => {
+      const params: unknown[] = [];
+      const where = exactScopeSql(s, params);
+      const { rows } = await tx.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE ${where} ORDER BY m.created_at, m.id`, params);
+      return rows.map((r) => exportMemory(memoryFromRow(r)));
+    }, { scope: dbScopeOf(s) });
+  }
+
+  /**
+   * The active memories of one kind in exactly this scope nearest to a text (or embedding), with
+   * their cosine similarity — what a write policy needs to dedupe or supersede.
+   *
+   * @example
+   * const [near] = await store.nearest(alice, { kind: "preference", text: "Prefers metric units" });
+   * if (near && near.similarity >= 0.9) await store.supersede(alice, near.memory.id, candidate);
+   */
+  async nearest(scope: MemoryScope, query: { kind: MemoryKind; text?: string; embedding?: number[]; limit?: number }): Promise<NearestMemory[]> {
+    const s = resolveScope(scope);
+    const kind = checkKind(query.kind, "kind");
+    const limit = query.limit ?? 5;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalidInput("limit", "must be an integer from 1 to 100");
+    let vector: number[];
+    if (query.embedding) vector = normalize(validateVector(query.embedding, "embedding"));
+    else if (typeof query.text === "string") [vector] = await this.vectorsFor([{ text: this.checkText(query.text, "text"), context: null }]);
+    else throw invalidInput("text", "give a text or an embedding");
+    return this.db.transaction(async (tx) => {
+      const recorded = await this.recordedSetting(tx);
+      if (!recorded) return [];
+      checkEmbeddingSetting(recorded, { embedder: query.embedding ? recorded.embedder : this.embedderId, dims: vector.length });
+      const { sql, params } = nearestMemoriesSql(s, kind, vector, limit, new Date());
+      const { rows } = await tx.query<MemoryRow & { similarity: number }>(sql, params);
+      return rows.map((r) => ({ memory: memoryFromRow(r), similarity: Number(r.similarity) }));
+    }, { scope: dbScopeOf(s) });
+  }
+
+  /** Embed texts (with optional context) as the store stores them: unit vectors. */
+  async vectorsFor(items: ReadonlyArray<{ text: string; context?: string | null; embedding?: number[] }>): Promise<number[][]> {
+    const out: number[][] = new Array(items.length);
+    const toEmbed: string[] = [];
+    const slots: Array<[number, "text" | "context"]> = [];
+    items.forEach((item, i) => {
+      if (item.embedding) {
+        out[i] = normalize(validateVector(item.embedding, items.length === 1 ? "embedding" : `memories[${i}].embedding`));
+        return;
+      }
+      toEmbed.push(item.text);
+      slots.push([i, "text"]);
+      if (item.context) {
+        toEmbed.push(item.context);
+        slots.push([i, "context"]);
+      }
+    });
+    if (toEmbed.length > 0) {
+      const vectors = await this.embeddings.embedDocuments(toEmbed);
+      if (!Array.isArray(vectors) || vectors.length !== toEmbed.length) {
+        throw new MemoryError(ErrorCodes.MODEL_UNAVAILABLE, `embedder ${this.embedderId} returned ${Array.isArray(vectors) ? vectors.length : "no"} vectors for ${toEmbed.length} texts`);
+      }
+      slots.forEach(([i, part], j) => {
+        const v = normalize(validateVector(vectors[j], `embedding from ${this.embedderId}`));
+        if (part === "text") out[i] = v;
+        else out[i] = normalize(out[i].map((x, d) => x + this.retrieval.contextWeight * (v[d] ?? 0)));
+      });
+    }
+    return out;
+  }
+
+  /** Reads trust a recent copy of the record (re-read every 10 s, so a `reembed` is noticed). */
+  private async recordedSetting(tx: Queryable): Promise<EmbeddingSetting | null> {
+    if (this.recorded && Date.now() - this.recordedAt < RECORD_TTL_MS) return this.recorded;
+    this.recorded = await readEmbeddingSetting(tx, MEMORY_VECTOR_SET);
+    this.recordedAt = Date.now();
+    return this.recorded;
+  }
+
+  /** Writes check the record in their own transaction (see `ensureEmbeddingSetting`). */
+  private async ensureRecorded(tx: Queryable, dims: number): Promise<void> {
+    this.recorded = await ensureEmbeddingSetting(tx, MEMORY_VECTOR_SET, { embedder: this.embedderId, dims });
+    this.recordedAt = Date.now();
+  }
+
+  private async getIn(tx: Queryable, s: ResolvedScope, id: string, forUpdate = false): Promise<Memory | null> {
+    const params: unknown[] = [];
+    const where = exactScopeSql(s, params);
+    params.push(id);
+    const { rows } = await tx.query<MemoryRow>(
+      `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE ${where} AND m.id = $${params.length}${forUpdate ? " FOR UPDATE" : ""}`,
+      params,
+    );
+    return rows[0] ? memoryFromRow(rows[0]) : null;
+  }
+
+  private validateNew(m: NewMemory, field: string): CheckedMemory {
+    if (!m || typeof m !== "object") throw invalidInput(field, "must be an object with kind and text");
+    const id = m.id === undefined ? randomUUID() : m.id;
+    if (typeof id !== "string" || !UUID_RE.test(id)) throw invalidInput(`${field}.id`, "must be a uuid");
+    const source = m.source ?? {};
+    const origin = source.origin ?? "user_stated";
+    if (!MEMORY_ORIGINS.includes(origin)) throw invalidInput(`${field}.source.origin`, `must be one of ${MEMORY_ORIGINS.join(", ")}`);
+    return {
+      id,
+      kind: checkKind(m.kind, `${field}.kind`),
+      text: this.checkText(m.text, `${field}.text`),
+      context: this.checkContext(m.context ?? null, `${field}.context`),
+      threadId: checkOptionalString(source.threadId, `${field}.source.threadId`),
+      messageId: checkOptionalString(source.messageId, `${field}.source.messageId`),
+      runId: checkOptionalString(source.runId, `${field}.source.runId`),
+      origin,
+      confidence: checkConfidence(m.confidence ?? 1, `${field}.confidence`),
+      createdAt: checkDate(m.createdAt ?? new Date(), `${field}.createdAt`)!,
+      expiresAt: checkDate(m.expiresAt ?? null, `${field}.expiresAt`),
+      metadata: checkMetadata(m.metadata ?? {}, `${field}.metadata`),
+      embedding: m.embedding,
+    };
+  }
+
+  private checkText(text: unknown, field: string): string {
+    if (typeof text !== "string") throw invalidInput(field, "must be a string");
+    if (text.trim().length === 0) throw invalidInput(field, "must not be empty");
+    if (text.length > this.writePolicy.maxTextChars) {
+      throw invalidInput(field, `is ${text.length} characters; the limit is ${this.writePolicy.maxTextChars} (writePolicy.maxTextChars)`, { limit: this.writePolicy.maxTextChars });
+    }
+    if (text.includes("\0")) throw invalidInput(field, "must not contain NUL characters");
+    return text;
+  }
+
+  private checkContext(context: unknown, field: string): string | null {
+    if (context === null || context === undefined || context === "") return null;
+    if (typeof context !== "string") throw invalidInput(field, "must be a string or null");
+    const limit = this.writePolicy.maxTextChars * 4;
+    if (context.length > limit) throw invalidInput(field, `is ${context.length} characters; the limit is ${limit} (4 × writePolicy.maxTextChars)`);
+    if (context.includes("\0")) throw invalidInput(field, "must not contain NUL characters");
+    return context;
+  }
+}
+
+interface CheckedMemory {
+  id: string;
+  kind: MemoryKind;
+  text: string;
+  context: string | null;
+  threadId: string | null;
+  messageId: string | null;
+  runId: string | null;
+  origin: string;
+  confidence: number;
+  createdAt: Date;
+  expiresAt: Date | null;
+  metadata: string;
+  embedding?: number[];
+}
+
+async function insertBatch(tx: Queryable, s: ResolvedScope, batch: CheckedMemory[], vectors: number[][]): Promise<Memory[]> {
+  const col = <K extends keyof CheckedMemory>(k: K) => batch.map((m) => m[k]);
+  const { rows } = await tx.query<MemoryRow>(INSERT_MEMORIES_SQL, [
+    s.level,
+    s.tenantId,
+    s.userId,
+    col("id"),
+    col("kind"),
+    col("text"),
+    col("context"),
+    vectors.map(vectorLiteral),
+    col("threadId"),
+    col("messageId"),
+    col("runId"),
+    col("origin"),
+    col("confidence"),
+    col("createdAt"),
+    col("expiresAt"),
+    col("metadata"),
+  ]);
+  return rows.map(memoryFromRow);
+}
+
+function notFound(id: string): MemoryError {
+  return new MemoryError(ErrorCodes.NOT_FOUND, `no memory ${id} in this scope`, { details: { id } });
+}
+
+function checkId(id: unknown): asserts id is string {
+  if (typeof id !== "string" || !UUID_RE.test(id)) throw invalidInput("id", "must be a memory id (a uuid)");
+}
+
+function checkKind(kind: unknown, field: string): MemoryKind {
+  if (!MEMORY_KINDS.includes(kind as MemoryKind)) throw invalidInput(field, `must be one of ${MEMORY_KINDS.join(", ")}, got ${JSON.stringify(kind)}`);
+  return kind as MemoryKind;
+}
+
+function checkConfidence(v: unknown, field: string): number {
+  if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > 1) throw invalidInput(field, "must be a number from 0 to 1");
+  return v;
+}
+
+function checkOptionalString(v: unknown, field: string): string | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== "string" || v.length > 1024 || v.includes("\0")) throw invalidInput(field, "must be a string of at most 1024 characters");
+  return v;
+}
+
+function checkDate(v: unknown, field: string): Date | null {
+  if (v === null || v === undefined) return null;
+  const d = v instanceof Date ? v : typeof v === "string" ? new Date(v) : undefined;
+  if (!d || Number.isNaN(d.getTime())) throw invalidInput(field, "must be a Date or an ISO date string");
+  return d;
+}
+
+function checkMetadata(v: unknown, field: string): string {
+  if (!v || typeof v !== "object" || Array.isArray(v)) throw invalidInput(field, "must be a plain object");
+  let json: string;
+  try {
+    json = JSON.stringify(v);
+  } catch (err) {
+    throw invalidInput(field, `must be JSON-serialisable (${(err as Error).message})`);
+  }
+  // Postgres jsonb cannot hold U+0000.
+  if (json.includes("\\u0000")) throw invalidInput(field, "must not contain NUL characters");
+  if (json.length > 65_536) throw invalidInput(field, "is larger than 64 KiB of JSON");
+  return json;
+}
+
+function checkInclude(include: MemorySearchOptions["include"], s: ResolvedScope): { tenant?: boolean; global?: boolean } {
+  if (include === undefined) return {};
+  if (!Array.isArray(include)) throw invalidInput("include", 'must be an array of "tenant" and/or "global"');
+  const out: { tenant?: boolean; global?: boolean } = {};
+  for (const v of include) {
+    if (v === "tenant") {
+      if (s.level === "global") throw invalidInput("include", "a global scope cannot include a tenant");
+      out.tenant = true;
+    } else if (v === "global") out.global = true;
+    else throw invalidInput("include", `unknown value ${JSON.stringify(v)}; use "tenant" or "global"`);
+  }
+  return out;
+}

@@ -1,0 +1,47 @@
+import { resolveScope } from "../../src/store/scope.js";
+import { visibleScopeSql } from "../../src/store/memory-queries.js";
+import { textsAtPath } from "../../src/store/json-path-text.js";
+
+describe("resolveScope", () => {
+  it("defaults to a user scope and makes tenant and global explicit", () => {
+    expect(resolveScope({ tenantId: "acme", userId: "alice" })).toEqual({ level: "user", tenantId: "acme", userId: "alice" });
+    expect(resolveScope({ level: "tenant", tenantId: "acme" })).toEqual({ level: "tenant", tenantId: "acme", userId: null });
+    expect(resolveScope({ level: "global" })).toEqual({ level: "global", tenantId: null, userId: null });
+  });
+
+  it("never widens a scope: missing ids are SCOPE_REQUIRED, contradictions INVALID_INPUT", () => {
+    expect(() => resolveScope({ tenantId: "acme" })).toThrow(expect.objectContaining({ code: "SCOPE_REQUIRED" }));
+    expect(() => resolveScope({ level: "tenant" })).toThrow(expect.objectContaining({ code: "SCOPE_REQUIRED" }));
+    expect(() => resolveScope({ level: "tenant", tenantId: "acme", userId: "alice" })).toThrow(expect.objectContaining({ code: "INVALID_INPUT" }));
+    expect(() => resolveScope({ level: "global", tenantId: "acme" })).toThrow(expect.objectContaining({ code: "INVALID_INPUT" }));
+    expect(() => resolveScope({ level: "everyone" })).toThrow(expect.objectContaining({ code: "INVALID_INPUT" }));
+  });
+
+  it("scope SQL carries ids as parameters and never reads other users' rows", () => {
+    const params: unknown[] = [];
+    const sql = visibleScopeSql(resolveScope({ tenantId: "a'; --", userId: "u" }), params, { tenant: true, global: true });
+    expect(params).toEqual(["a'; --", "u"]);
+    expect(sql).not.toContain("a'; --");
+    expect(sql).toContain("m.user_id = $2");
+    expect(sql).toContain("m.user_id IS NULL AND m.scope = 'tenant'");
+  });
+});
+
+describe("textsAtPath (index field paths)", () => {
+  const doc = { title: "T", n: 3, tags: ["a", "b"], chapters: [{ body: "x" }, { body: "y" }], meta: { author: { name: "Ann" } } };
+  it.each([
+    ["title", ["T"]],
+    ["n", ["3"]],
+    ["chapters[*].body", ["x", "y"]],
+    ["chapters[-1].body", ["y"]],
+    ["tags[0]", ["a"]],
+    ["meta.author.name", ["Ann"]],
+    ["{title,meta.author.name}", ["T", "Ann"]],
+    ["missing.path", []],
+  ])("%s", (path, expected) => {
+    expect(textsAtPath(doc, path)).toEqual(expected);
+  });
+  it("$ is the whole document as JSON", () => {
+    expect(textsAtPath({ a: 1 }, "$")).toEqual([JSON.stringify({ a: 1 }, null, 2)]);
+  });
+});
