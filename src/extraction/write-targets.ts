@@ -1,0 +1,46 @@
+/**
+ * What the write path needs from the profile, the procedural rules and the user's memory
+ * settings — as small interfaces, so extraction does not import those modules (they implement
+ * these; tests and apps can pass their own).
+ */
+
+/** A user of a tenant: every write target acts for exactly one. */
+export interface UserScope {
+  tenantId: string;
+  userId: string;
+}
+
+/** Who or what caused a change (recorded in the profile's history and on rules). */
+export interface ChangeSource {
+  kind: "user_edit" | "extraction" | "tool" | "import" | "api";
+  threadId?: string | null;
+  messageId?: string | null;
+  runId?: string | null;
+}
+
+/** The user's profile document (one per tenant + user). */
+export interface ProfileTarget {
+  /**
+   * Merge-patch the profile (RFC 7396: `null` removes a field) after validating it against the
+   * app's profile schema; records who wrote each field. Fields the schema does not know are an
+   * INVALID_INPUT error (callers map candidates to known fields first).
+   */
+  applyPatch(scope: UserScope, patch: Record<string, unknown>, source: ChangeSource): Promise<void>;
+  /** The profile fields extraction may write, e.g. `["name", "timezone", "units", …]`. */
+  readonly fields: readonly string[];
+}
+
+/** Procedural rules: extraction only ever proposes; a human (or the app) approves. */
+export interface RuleTarget {
+  /** Propose a user-scoped rule in `proposed` state; an identical active/proposed rule is not duplicated. */
+  propose(
+    scope: UserScope,
+    rule: { text: string; taskType?: string | null; source: "learned" | "feedback"; origin: ChangeSource },
+  ): Promise<{ id: string; created: boolean }>;
+}
+
+/** The user's memory settings (opt-out). */
+export interface SettingsTarget {
+  /** True while the user has opted out: nothing is read or written for them. */
+  isOptedOut(scope: UserScope): Promise<boolean>;
+}
