@@ -7,7 +7,7 @@ import type { MemoryStore } from "../store/memory-store.js";
 import type { MemoryScope } from "../store/scope.js";
 import type { MemorySearchOptions } from "../store/types.js";
 import type { TokenEncoding } from "../tokens/count-text.js";
-import { retrieveMemories } from "./retrieve-memories.js";
+import { retrieveMemoriesWithoutSessions } from "../sessions/memories-without-sessions.js";
 import { scopeFromConfig } from "./scope-from-config.js";
 
 /** What a loader gets: the run's scope, the latest user message, the state and the config. */
@@ -60,7 +60,8 @@ export function createLoadMemoryNode(options: LoadMemoryNodeOptions) {
     let memories: RetrievedMemory[] = [];
     let memoryTokens = 0;
     if (query) {
-      const result = await retrieveMemories(options.store, scope, query, {
+      // Past-session summaries have their own section (`pastSessions`, src/sessions): not among memories.
+      const result = await retrieveMemoriesWithoutSessions(options.store, scope, query, {
         ...options.search,
         maxTokens: budgets.memories,
         markUsed: options.markUsed ?? true,

@@ -1,0 +1,93 @@
+import { ENTITY_LABELS, splitSentences } from "../context/format-summary.js";
+import type { SessionSummary, SummaryEntities } from "../state/types.js";
+import { ENTITY_KEYS } from "../summarization/entities.js";
+import { countTextTokens, type TokenEncoding } from "../tokens/count-text.js";
+import { redactSensitive, type RedactOptions } from "./redact-summary.js";
+
+/**
+ * Default tokens of a session's shown text (JSON-quoted, as rendered): three sessions and the
+ * section's header fit the default past-sessions budget (500). A rolling summary may be 1,200 tokens; stored whole it would
+ * never fit the section.
+ */
+export const DEFAULT_SESSION_TEXT_TOKENS = 135;
+
+/** What a session memory stores: the text shown in prompts and the indexing-only context. */
+export interface SessionDocument {
+  /** The newest summary prose within the token cap (or, without prose, its key facts). */
+  text: string;
+  /** Key entities (one labelled line per list) and the whole prose: searched at the context weight, never shown. */
+  context: string | null;
+  /** Sensitive categories removed. */
+  redacted: string[];
+}
+
+export interface SessionDocumentOptions extends RedactOptions {
+  /** The store's `writePolicy.maxTextChars`. */
+  maxTextChars: number;
+  /** Cap of the shown text. Default {@link DEFAULT_SESSION_TEXT_TOKENS}. */
+  maxTextTokens?: number;
+  encoding?: TokenEncoding;
+}
+
+/**
+ * The stored form of a session summary. Text: the prose, newest sentences first within
+ * `maxTextTokens` (the rolling summary drops its oldest prose first too). Context: the key entities
+ * and the whole prose, so everything the session covered is searchable while the prompt shows a
+ * short text. Both pass the secret filter span by span. Empty text when there is nothing to say. Pure.
+ *
+ * @example
+ * sessionDocument({ text: "User planned a trip to Lisbon.", entities: { …, places: ["Lisbon"] } }, { maxTextChars: 4000 })
+ * // { text: "User planned a trip to Lisbon.", context: "Places: Lisbon\nUser planned a trip to Lisbon.", redacted: [] }
+ */
+export function sessionDocument(summary: Pick<SessionSummary, "text" | "entities">, options: SessionDocumentOptions): SessionDocument {
+  const maxTokens = options.maxTextTokens ?? DEFAULT_SESSION_TEXT_TOKENS;
+  const facts = redactSensitive(entityLines(summary.entities).join("\n"), options);
+  const prose = redactSensitive(summary.text.trim(), options);
+  const redacted = [...new Set([...prose.categories, ...facts.categories])];
+  const shown = prose.text.trim() || facts.text.trim();
+  const text = shown ? fitNewest(shown, options.maxTextChars, maxTokens, options.encoding) : "";
+  const context = contextOf(facts.text.trim(), prose.text.trim(), options.maxTextChars * 4);
+  return { text, context: context && context !== text ? context : null, redacted };
+}
+
+function entityLines(entities: Partial<SummaryEntities> | null | undefined): string[] {
+  const lines: string[] = [];
+  for (const key of ENTITY_KEYS) {
+    const items = (entities?.[key] ?? []).filter((i) => typeof i === "string" && i.trim() !== "");
+    if (items.length > 0) lines.push(`${ENTITY_LABELS[key]}: ${items.join("; ")}`);
+  }
+  return lines;
+}
+
+/**
+ * The newest whole sentences within both caps; a single sentence too long is cut at a word. Tokens
+ * are counted on the JSON-quoted text, as prompts render it (escaped quotes and newlines cost more).
+ */
+function fitNewest(text: string, maxChars: number, maxTokens: number, encoding?: TokenEncoding): string {
+  const fits = (t: string) => t.length <= maxChars && countTextTokens(JSON.stringify(t), encoding) <= maxTokens;
+  if (fits(text)) return text;
+  const sentences = splitSentences(text);
+  let kept: string[] = [];
+  for (let i = sentences.length - 1; i >= 0; i--) {
+    const next = [sentences[i], ...kept];
+    if (!fits(next.join(" "))) break;
+    kept = next;
+  }
+  if (kept.length > 0) return kept.join(" ");
+  // The newest sentence alone is too long: its start, cut at a word, within both caps.
+  let out = "";
+  for (const w of sentences[sentences.length - 1].split(/\s+/)) {
+    const next = out ? `${out} ${w}` : w;
+    if (!fits(`${next}…`)) break;
+    out = next;
+  }
+  return out ? `${out}…` : "";
+}
+
+/** Facts, then the prose; over `max` characters the prose keeps its newest part. */
+function contextOf(facts: string, prose: string, max: number): string {
+  const head = facts.slice(0, max);
+  const room = max - head.length - 1;
+  const tail = prose.length <= room ? prose : room > 0 ? prose.slice(prose.length - room) : "";
+  return [head, tail].filter((t) => t !== "").join("\n");
+}
