@@ -54,6 +54,24 @@ export const WritePolicySchema = z.object({
   allowSpecialCategory: z.boolean().default(false),
 });
 
+/**
+ * The retention sweep (src/retention, docs/operations.md). Episode TTL is `writePolicy.episodeTtlDays`.
+ */
+export const RetentionSchema = z.object({
+  /** Extracted episodes and inferred memories never used this many days after creation are deactivated. */
+  unusedDays: z.number().positive().default(30),
+  /** Inferred memories unused for longer than this start losing confidence. */
+  decayAfterDays: z.number().nonnegative().default(30),
+  /** Half-life of that decay: confidence ≤ 0.5^((idle days − decayAfterDays) / halfLife). */
+  decayHalfLifeDays: z.number().positive().default(90),
+  /** A decayed memory below this confidence is deactivated. */
+  minConfidence: z.number().min(0).max(1).default(0.3),
+  /** Rows per statement (each batch is its own short transaction). */
+  batchSize: z.number().int().positive().max(10_000).default(500),
+  /** How often the sweep is meant to run (for "next due"). */
+  intervalHours: z.number().positive().default(24),
+});
+
 export const ConfigSchema = z.object({
   /** postgres://… (server), pglite:<dir> or memory:// (embedded); default: pglite in `dataDir`. */
   databaseUrl: z.string().min(1).optional(),
@@ -72,6 +90,7 @@ export const ConfigSchema = z.object({
   budgets: BudgetsSchema.default(BudgetsSchema.parse({})),
   retrieval: RetrievalSchema.default(RetrievalSchema.parse({})),
   writePolicy: WritePolicySchema.default(WritePolicySchema.parse({})),
+  retention: RetentionSchema.default(RetentionSchema.parse({})),
 });
 
 export type ConfigInput = z.input<typeof ConfigSchema>;
@@ -79,6 +98,7 @@ export type ResolvedConfig = z.output<typeof ConfigSchema>;
 export type Budgets = z.output<typeof BudgetsSchema>;
 export type RetrievalConfig = z.output<typeof RetrievalSchema>;
 export type WritePolicyConfig = z.output<typeof WritePolicySchema>;
+export type RetentionConfig = z.output<typeof RetentionSchema>;
 
 /** Environment variables read when the matching option is not given. */
 export const ENV_VARS = {

@@ -4,6 +4,7 @@
  */
 import type { ResolvedScope } from "./scope.js";
 import { MEMORY_COLUMNS, vectorLiteral } from "./memory-row.js";
+import { notOptedOutSql } from "./opt-out.js";
 
 /**
  * Rows one scope may read. `params` receives the tenant/user values; the returned SQL references
@@ -35,8 +36,17 @@ export function exactScopeSql(scope: ResolvedScope, params: unknown[], alias = "
   return visibleScopeSql(scope, params, {}, alias);
 }
 
+/** Retrievable: not superseded, not expired, not deactivated. */
 export const ACTIVE_SQL = (alias: string, nowParam: string) =>
-  `${alias}.superseded_by IS NULL AND (${alias}.expires_at IS NULL OR ${alias}.expires_at > ${nowParam})`;
+  `${alias}.superseded_by IS NULL AND (${alias}.expires_at IS NULL OR ${alias}.expires_at > ${nowParam}) AND ${alias}.deactivated_at IS NULL`;
+
+/**
+ * The opt-out read gate for a user scope (see opt-out.ts); "TRUE" for tenant and global scopes,
+ * which belong to no one user.
+ */
+export function readGateSql(scope: ResolvedScope, params: unknown[]): string {
+  return scope.level === "user" ? notOptedOutSql({ tenantId: scope.tenantId!, userId: scope.userId! }, params) : "TRUE";
+}
 
 /** Multi-row insert through unnest: one statement per batch, embeddings as real[] literals. */
 export const INSERT_MEMORIES_SQL = `
@@ -91,8 +101,11 @@ export function hybridCandidatesSql(p: CandidateSqlParams): { sql: string; param
     p.vectorOnlyWeight,
     p.recencyWeight,
   ];
+  // An opted-out user's search returns nothing: the gate is uncorrelated, so it runs once as a
+  // one-time filter and the function is not even called.
+  const gate = user ? ` WHERE ${notOptedOutSql({ tenantId: p.scope.tenantId!, userId: p.scope.userId! }, params)}` : "";
   return {
-    sql: `SELECT * FROM memory_search_candidates($1::text, $2::text, $3::boolean, $4::boolean, $5::text[], $6::timestamptz, $7::text, $8::real[], $9::float8, $10::float8, $11::int, $12::float8, $13::float8)`,
+    sql: `SELECT * FROM memory_search_candidates($1::text, $2::text, $3::boolean, $4::boolean, $5::text[], $6::timestamptz, $7::text, $8::real[], $9::float8, $10::float8, $11::int, $12::float8, $13::float8)${gate}`,
     params,
   };
 }
@@ -101,12 +114,13 @@ export function hybridCandidatesSql(p: CandidateSqlParams): { sql: string; param
 export function nearestMemoriesSql(scope: ResolvedScope, kind: string, embedding: number[], limit: number, now: Date): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
   const scopeSql = exactScopeSql(scope, params);
+  const gate = readGateSql(scope, params);
   params.push(kind, vectorLiteral(embedding), limit, now);
   const n = params.length;
   return {
     sql: `SELECT ${MEMORY_COLUMNS}, memory_vector_dot(m.embedding, memory_query_vector($${n - 2}::real[])) AS similarity
 FROM memories m
-WHERE ${scopeSql} AND m.kind = $${n - 3} AND ${ACTIVE_SQL("m", `$${n}::timestamptz`)}
+WHERE ${scopeSql} AND ${gate} AND m.kind = $${n - 3} AND ${ACTIVE_SQL("m", `$${n}::timestamptz`)}
 ORDER BY similarity DESC, m.created_at DESC
 LIMIT $${n - 1}`,
     params,

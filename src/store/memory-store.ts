@@ -9,7 +9,9 @@ import { embedderIdOf } from "../embeddings/create-embeddings.js";
 import { dimensionMismatch, normalize, validateVector } from "../embeddings/vector.js";
 import { resolveScope, dbScopeOf, type MemoryScope, type ResolvedScope } from "./scope.js";
 import { MEMORY_COLUMNS, exportMemory, memoryFromRow, vectorLiteral, type MemoryRow } from "./memory-row.js";
-import { ACTIVE_SQL, INSERT_MEMORIES_SQL, exactScopeSql, hybridCandidatesSql, nearestMemoriesSql, visibleScopeSql } from "./memory-queries.js";
+import { ACTIVE_SQL, INSERT_MEMORIES_SQL, exactScopeSql, hybridCandidatesSql, nearestMemoriesSql, readGateSql, visibleScopeSql } from "./memory-queries.js";
+import { assertNotOptedOut } from "./opt-out.js";
+import { recordDeletion, type DeletionContext } from "./deletion-audit.js";
 import { rankHybrid, type Candidate } from "./hybrid-scoring.js";
 import { checkEmbeddingSetting, ensureEmbeddingSetting, readEmbeddingSetting, type EmbeddingSetting } from "./embedding-settings.js";
 import { warnOnceWithoutPgvector } from "./pgvector-warning.js";
@@ -17,6 +19,7 @@ import {
   MEMORY_ORIGINS,
   type ExportedMemory,
   type Memory,
+  type MemoryOrigin,
   type MemoryListOptions,
   type MemoryPatch,
   type MemorySearchOptions,
@@ -44,6 +47,10 @@ const RECORD_TTL_MS = 10_000;
 /**
  * Long-term memory: the typed door of the memory table. Every method takes a required scope and
  * runs in a transaction carrying it (for row-level security); SQL filters by tenant and user.
+ *
+ * Opt-out is enforced here for user scopes (see `opt-out.ts`): while a user is opted out, reads
+ * return nothing (null, []), writes throw OPTED_OUT, and deletes still work. Deletes write a
+ * content-free row to the deletion audit in the same transaction.
  *
  * @example
  * const db = await openDatabase();
@@ -97,6 +104,7 @@ export class MemoryStore {
     const odd = vectors.findIndex((v) => v.length !== dims);
     if (odd >= 0) throw dimensionMismatch(vectors[odd].length, dims);
     return this.db.transaction(async (tx) => {
+      await this.assertWritable(tx, s);
       await this.ensureRecorded(tx, vectors[0].length);
       const out: Memory[] = [];
       for (let i = 0; i < checked.length; i += INSERT_BATCH) {
@@ -114,8 +122,9 @@ export class MemoryStore {
     return this.db.transaction(async (tx) => {
       const params: unknown[] = [];
       const where = exactScopeSql(s, params);
+      const gate = readGateSql(s, params);
       params.push(id);
-      const { rows } = await tx.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE ${where} AND m.id = $${params.length}`, params);
+      const { rows } = await tx.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE ${where} AND ${gate} AND m.id = $${params.length}`, params);
       return rows[0] ? memoryFromRow(rows[0]) : null;
     }, { scope: dbScopeOf(s) });
   }
@@ -138,8 +147,14 @@ export class MemoryStore {
     if (patch.confidence !== undefined) set("confidence", checkConfidence(patch.confidence, "patch.confidence"));
     if (patch.expiresAt !== undefined) set("expires_at", checkDate(patch.expiresAt, "patch.expiresAt"), "::timestamptz");
     if (patch.metadata !== undefined) set("metadata", checkMetadata(patch.metadata, "patch.metadata"), "::jsonb");
-    if (sets.length === 0) throw invalidInput("patch", "names no field to change (text, context, kind, confidence, expiresAt, metadata)");
+    if (patch.origin !== undefined) set("origin", checkOrigin(patch.origin, "patch.origin"));
+    if (patch.deactivated !== undefined) {
+      if (typeof patch.deactivated !== "boolean") throw invalidInput("patch.deactivated", "must be true or false");
+      sets.push(patch.deactivated ? "deactivated_at = coalesce(m.deactivated_at, now())" : "deactivated_at = NULL");
+    }
+    if (sets.length === 0) throw invalidInput("patch", "names no field to change (text, context, kind, confidence, expiresAt, metadata, origin, deactivated)");
     return this.db.transaction(async (tx) => {
+      await this.assertWritable(tx, s);
       if (textChanged) {
         const current = await this.getIn(tx, s, id, true);
         if (!current) throw notFound(id);
@@ -172,6 +187,7 @@ export class MemoryStore {
     const checked = this.validateNew(replacement, "replacement");
     const [vector] = await this.vectorsFor([checked]);
     return this.db.transaction(async (tx) => {
+      await this.assertWritable(tx, s);
       const old = await this.getIn(tx, s, oldId, true);
       if (!old) throw notFound(oldId);
       if (old.supersededBy) throw invalidInput("oldId", `memory ${oldId} is already superseded by ${old.supersededBy}; supersede the current one`);
@@ -260,9 +276,10 @@ export class MemoryStore {
     return this.db.transaction(async (tx) => {
       const params: unknown[] = [];
       const where = visibleScopeSql(s, params, include);
+      const gate = readGateSql(s, params);
       params.push(options.now ?? new Date(), [...ids]);
       const { rowCount } = await tx.query(
-        `UPDATE memories m SET last_used_at = $${params.length - 1}, access_count = m.access_count + 1 WHERE ${where} AND m.id = ANY($${params.length}::uuid[])`,
+        `UPDATE memories m SET last_used_at = $${params.length - 1}, access_count = m.access_count + 1 WHERE ${where} AND ${gate} AND m.id = ANY($${params.length}::uuid[])`,
         params,
       );
       return rowCount;
@@ -279,7 +296,7 @@ export class MemoryStore {
     const kinds = options.kinds ? options.kinds.map((k, i) => checkKind(k, `kinds[${i}]`)) : null;
     return this.db.transaction(async (tx) => {
       const params: unknown[] = [];
-      const where = exactScopeSql(s, params);
+      const where = `${exactScopeSql(s, params)} AND ${readGateSql(s, params)}`;
       params.push(kinds);
       const k = `$${params.length}::text[]`;
       let active = "";
@@ -299,21 +316,18 @@ export class MemoryStore {
     }, { scope: dbScopeOf(s) });
   }
 
-  /** Delete one memory; false when it is not in this scope. */
-  async delete(scope: MemoryScope, id: string): Promise<boolean> {
+  /**
+   * Delete one memory (the row, its embedding and its full-text entry are one row); false when it
+   * is not in this scope. Allowed while opted out. Writes a content-free audit row.
+   */
+  async delete(scope: MemoryScope, id: string, audit: DeletionContext = {}): Promise<boolean> {
     const s = resolveScope(scope);
     checkId(id);
-    return this.db.transaction(async (tx) => {
-      const params: unknown[] = [];
-      const where = exactScopeSql(s, params);
-      params.push(id);
-      const { rowCount } = await tx.query(`DELETE FROM memories m WHERE ${where} AND m.id = $${params.length}`, params);
-      return rowCount > 0;
-    }, { scope: dbScopeOf(s) });
+    return this.db.transaction(async (tx) => (await deleteMemoriesIn(tx, s, [id], { via: "store.delete", ...audit })) > 0, { scope: dbScopeOf(s) });
   }
 
-  /** Delete every memory of exactly this scope (optionally only some kinds); returns the count. */
-  async deleteAll(scope: MemoryScope, options: { kinds?: readonly MemoryKind[] } = {}): Promise<number> {
+  /** Delete every memory of exactly this scope (optionally only some kinds); returns the count. Audited. */
+  async deleteAll(scope: MemoryScope, options: { kinds?: readonly MemoryKind[] } & DeletionContext = {}): Promise<number> {
     const s = resolveScope(scope);
     const kinds = options.kinds ? options.kinds.map((k, i) => checkKind(k, `kinds[${i}]`)) : null;
     return this.db.transaction(async (tx) => {
@@ -324,19 +338,54 @@ export class MemoryStore {
         `DELETE FROM memories m WHERE ${where} AND ($${params.length}::text[] IS NULL OR m.kind = ANY($${params.length}::text[]))`,
         params,
       );
+      await recordDeletion(tx, s, "memory", rowCount, { via: "store.deleteAll", ...options });
       return rowCount;
     }, { scope: dbScopeOf(s) });
   }
 
-  /** Everything stored for the scope (superseded and expired included), as JSON-ready objects. */
-  async export(scope: MemoryScope): Promise<ExportedMemory[]> {
+  /**
+   * Restore exported memories as they were: ids, dates, use counts, expiry, supersede links,
+   * deactivation, source and metadata (re-embedded with this store's embedder — exports carry no
+   * vectors). A memory whose id already exists is skipped, so an import can be repeated. With
+   * `tx`, runs inside the caller's transaction (which must carry the scope).
+   *
+   * @example
+   * const rows = await store.export(alice);
+   * await store.deleteAll(alice);
+   * await store.importMany(alice, rows); // → { imported: rows.length, skipped: 0 }
+   */
+  async importMany(scope: MemoryScope, memories: readonly ExportedMemory[], options: { tx?: Queryable } = {}): Promise<{ imported: number; skipped: number }> {
     const s = resolveScope(scope);
-    return this.db.transaction(async (tx) => {
+    if (!Array.isArray(memories)) throw invalidInput("memories", "must be an array");
+    const checked = memories.map((m, i) => this.validateImported(m, `memories[${i}]`));
+    if (checked.length === 0) return { imported: 0, skipped: 0 };
+    const vectors = await this.vectorsFor(checked.map((c) => c.base));
+    const run = async (tx: Queryable) => {
+      await this.assertWritable(tx, s);
+      await this.ensureRecorded(tx, vectors[0].length);
+      let imported = 0;
+      for (let i = 0; i < checked.length; i += INSERT_BATCH) {
+        imported += await importBatch(tx, s, checked.slice(i, i + INSERT_BATCH), vectors.slice(i, i + INSERT_BATCH));
+      }
+      return { imported, skipped: checked.length - imported };
+    };
+    return options.tx ? run(options.tx) : this.db.transaction(run, { scope: dbScopeOf(s) });
+  }
+
+  /**
+   * Everything stored for the scope (superseded, expired and deactivated included), as JSON-ready
+   * objects, oldest first. Empty while the user is opted out. With `tx`, reads inside the caller's
+   * (scoped) transaction.
+   */
+  async export(scope: MemoryScope, options: { tx?: Queryable } = {}): Promise<ExportedMemory[]> {
+    const s = resolveScope(scope);
+    const run = async (tx: Queryable) => {
       const params: unknown[] = [];
-      const where = exactScopeSql(s, params);
+      const where = `${exactScopeSql(s, params)} AND ${readGateSql(s, params)}`;
       const { rows } = await tx.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE ${where} ORDER BY m.created_at, m.id`, params);
       return rows.map((r) => exportMemory(memoryFromRow(r)));
-    }, { scope: dbScopeOf(s) });
+    };
+    return options.tx ? run(options.tx) : this.db.transaction(run, { scope: dbScopeOf(s) });
   }
 
   /**
@@ -395,6 +444,43 @@ export class MemoryStore {
       });
     }
     return out;
+  }
+
+  /** Writes of a user scope are refused while the user is opted out (tenant/global scopes have no user). */
+  private async assertWritable(tx: Queryable, s: ResolvedScope): Promise<void> {
+    if (s.level === "user") await assertNotOptedOut(tx, { tenantId: s.tenantId!, userId: s.userId! });
+  }
+
+  private validateImported(m: ExportedMemory, field: string): CheckedImport {
+    if (!m || typeof m !== "object") throw invalidInput(field, "must be an exported memory object");
+    if (typeof m.id !== "string") throw invalidInput(`${field}.id`, "is required on import");
+    const base = this.validateNew(
+      {
+        id: m.id,
+        kind: m.kind,
+        text: m.text,
+        context: m.context,
+        source: { threadId: m.source?.threadId, messageId: m.source?.messageId, runId: m.source?.runId, origin: m.source?.origin ?? "user_stated" },
+        confidence: m.confidence,
+        createdAt: m.createdAt,
+        expiresAt: m.expiresAt,
+        metadata: m.metadata ?? {},
+      },
+      field,
+    );
+    const accessCount = m.accessCount ?? 0;
+    if (!Number.isInteger(accessCount) || accessCount < 0) throw invalidInput(`${field}.accessCount`, "must be a non-negative integer");
+    if (m.supersededBy !== null && m.supersededBy !== undefined && (typeof m.supersededBy !== "string" || !UUID_RE.test(m.supersededBy))) {
+      throw invalidInput(`${field}.supersededBy`, "must be a memory id (uuid) or null");
+    }
+    return {
+      base,
+      updatedAt: checkDate(m.updatedAt ?? base.createdAt, `${field}.updatedAt`)!,
+      lastUsedAt: checkDate(m.lastUsedAt ?? null, `${field}.lastUsedAt`),
+      accessCount,
+      supersededBy: m.supersededBy ?? null,
+      deactivatedAt: checkDate(m.deactivatedAt ?? null, `${field}.deactivatedAt`),
+    };
   }
 
   /** Reads trust a recent copy of the record (re-read every 10 s, so a `reembed` is noticed). */
@@ -482,6 +568,72 @@ interface CheckedMemory {
   embedding?: number[];
 }
 
+interface CheckedImport {
+  base: CheckedMemory;
+  updatedAt: Date;
+  lastUsedAt: Date | null;
+  accessCount: number;
+  supersededBy: string | null;
+  deactivatedAt: Date | null;
+}
+
+/** Insert exported rows with every column they carry; existing ids are skipped. Returns how many were inserted. */
+async function importBatch(tx: Queryable, s: ResolvedScope, batch: CheckedImport[], vectors: number[][]): Promise<number> {
+  const col = <K extends keyof CheckedMemory>(k: K) => batch.map((m) => m.base[k]);
+  const { rowCount } = await tx.query(
+    `INSERT INTO memories (id, scope, tenant_id, user_id, kind, text, context, embedding, source_thread_id, source_message_id,
+       source_run_id, origin, confidence, created_at, updated_at, last_used_at, access_count, expires_at, superseded_by,
+       deactivated_at, metadata)
+     SELECT u.id, $1, $2, $3, u.kind, u.text, u.context, u.embedding::real[], u.thread_id, u.message_id, u.run_id, u.origin,
+       u.confidence, u.created_at, u.updated_at, u.last_used_at, u.access_count, u.expires_at, u.superseded_by,
+       u.deactivated_at, u.metadata::jsonb
+     FROM unnest($4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[],
+       $12::text[], $13::real[], $14::timestamptz[], $15::timestamptz[], $16::timestamptz[], $17::int[], $18::timestamptz[],
+       $19::uuid[], $20::timestamptz[], $21::text[])
+       AS u(id, kind, text, context, embedding, thread_id, message_id, run_id, origin, confidence, created_at, updated_at,
+            last_used_at, access_count, expires_at, superseded_by, deactivated_at, metadata)
+     ON CONFLICT (id) DO NOTHING`,
+    [
+      s.level,
+      s.tenantId,
+      s.userId,
+      col("id"),
+      col("kind"),
+      col("text"),
+      col("context"),
+      vectors.map(vectorLiteral),
+      col("threadId"),
+      col("messageId"),
+      col("runId"),
+      col("origin"),
+      col("confidence"),
+      col("createdAt"),
+      batch.map((m) => m.updatedAt),
+      batch.map((m) => m.lastUsedAt),
+      batch.map((m) => m.accessCount),
+      col("expiresAt"),
+      batch.map((m) => m.supersededBy),
+      batch.map((m) => m.deactivatedAt),
+      col("metadata"),
+    ],
+  );
+  return rowCount;
+}
+
+/**
+ * Delete memories of exactly one scope by id inside a transaction, with one audit row; returns
+ * how many were deleted (ids outside the scope are not touched and not counted).
+ */
+export async function deleteMemoriesIn(tx: Queryable, s: ResolvedScope, ids: readonly string[], audit: DeletionContext & { via: string }): Promise<number> {
+  if (ids.length === 0) return 0;
+  const params: unknown[] = [];
+  const where = exactScopeSql(s, params);
+  params.push([...ids]);
+  const { rowCount } = await tx.query(`DELETE FROM memories m WHERE ${where} AND m.id = ANY($${params.length}::uuid[])`, params);
+  await recordDeletion(tx, s, "memory", rowCount, audit);
+  return rowCount;
+}
+
 async function insertBatch(tx: Queryable, s: ResolvedScope, batch: CheckedMemory[], vectors: number[][]): Promise<Memory[]> {
   const col = <K extends keyof CheckedMemory>(k: K) => batch.map((m) => m[k]);
   const { rows } = await tx.query<MemoryRow>(INSERT_MEMORIES_SQL, [
@@ -516,6 +668,11 @@ function checkId(id: unknown): asserts id is string {
 function checkKind(kind: unknown, field: string): MemoryKind {
   if (!MEMORY_KINDS.includes(kind as MemoryKind)) throw invalidInput(field, `must be one of ${MEMORY_KINDS.join(", ")}, got ${JSON.stringify(kind)}`);
   return kind as MemoryKind;
+}
+
+function checkOrigin(v: unknown, field: string): MemoryOrigin {
+  if (!MEMORY_ORIGINS.includes(v as MemoryOrigin)) throw invalidInput(field, `must be one of ${MEMORY_ORIGINS.join(", ")}`);
+  return v as MemoryOrigin;
 }
 
 function checkConfidence(v: unknown, field: string): number {

@@ -65,3 +65,12 @@ function requireId(value: unknown, name: string): string {
 export function dbScopeOf(scope: ResolvedScope): DbScope | undefined {
   return scope.tenantId === null ? undefined : { tenantId: scope.tenantId, userId: scope.userId };
 }
+
+/** A user scope, validated: both ids present (SCOPE_REQUIRED otherwise). Profiles, settings and a user's rules take only this. */
+export function resolveUserScope(scope: unknown): { tenantId: string; userId: string } {
+  const s = resolveScope(scope);
+  if (s.level !== "user") {
+    throw new MemoryError(ErrorCodes.SCOPE_REQUIRED, `this operation acts for one user: give { tenantId, userId }, not a ${s.level} scope`);
+  }
+  return { tenantId: s.tenantId!, userId: s.userId! };
+}

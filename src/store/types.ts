@@ -31,6 +31,8 @@ export interface Memory {
   accessCount: number;
   expiresAt: Date | null;
   supersededBy: string | null;
+  /** Set by the retention sweep (or `update({ deactivated: true })`): never retrieved, still listed and exported. */
+  deactivatedAt: Date | null;
   metadata: Record<string, unknown>;
 }
 
@@ -61,6 +63,10 @@ export interface MemoryPatch {
   confidence?: number;
   expiresAt?: Date | string | null;
   metadata?: Record<string, unknown>;
+  /** Who stated it (a user's edit makes a memory `user_stated`). */
+  origin?: MemoryOrigin;
+  /** true deactivates (never retrieved, kept), false reactivates. */
+  deactivated?: boolean;
 }
 
 /** A memory found by search, with the parts of its score. */
@@ -94,7 +100,7 @@ export interface MemorySearchOptions {
 
 export interface MemoryListOptions {
   kinds?: readonly MemoryKind[];
-  /** Include superseded and expired memories (default false). */
+  /** Include superseded, expired and deactivated memories (default false). */
   includeInactive?: boolean;
   limit?: number;
   offset?: number;
@@ -124,5 +130,6 @@ export interface ExportedMemory {
   accessCount: number;
   expiresAt: string | null;
   supersededBy: string | null;
+  deactivatedAt: string | null;
   metadata: Record<string, unknown>;
 }
