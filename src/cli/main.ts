@@ -11,6 +11,8 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   migrate: async () => (await import("./commands/migrate.js")).command,
   bench: async () => (await import("./commands/bench.js")).command,
   reembed: async () => (await import("./commands/reembed.js")).command,
+  worker: async () => (await import("./commands/worker.js")).command,
+  "import-jsonl": async () => (await import("./commands/import-jsonl.js")).command,
 };
 
 function usage(): string {

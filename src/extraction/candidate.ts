@@ -22,7 +22,8 @@ export type CandidateAction = (typeof CANDIDATE_ACTIONS)[number];
 export const TRUSTED_SOURCES = ["user", "verified_outcome"] as const;
 export type CandidateSource = (typeof TRUSTED_SOURCES)[number];
 
-export type ExtractorName = "llm" | "rules";
+/** What proposed a candidate: an extractor, an agent's memory tool, or an import (the write policy treats them alike). */
+export type ExtractorName = "llm" | "rules" | "tool" | "import";
 
 export interface MemoryCandidate {
   kind: CandidateKind;

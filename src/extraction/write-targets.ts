@@ -44,3 +44,18 @@ export interface SettingsTarget {
   /** True while the user has opted out: nothing is read or written for them. */
   isOptedOut(scope: UserScope): Promise<boolean>;
 }
+
+/**
+ * User controls the write path routes deletions through when the app has them: deletions then
+ * leave an audit row (without content), and "forget everything" goes to the confirmed delete-all
+ * path instead of deleting at once.
+ */
+export interface ControlsTarget {
+  /** Delete these memories of the user (row and embedding) and audit each deletion without its content; returns how many were deleted. */
+  deleteMemories(scope: UserScope, ids: readonly string[], source: ChangeSource): Promise<number>;
+  /**
+   * Record a "forget everything about me" request. Never deletes by itself: the app shows the user
+   * the delete-all confirmation (a token that expires) and deletes only once it is confirmed.
+   */
+  requestDeleteAll(scope: UserScope, source: ChangeSource): Promise<void>;
+}

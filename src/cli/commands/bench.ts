@@ -14,6 +14,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   checkpointer: async () => (await import("../bench/checkpointer.js")).benchmark,
   jobs: async () => (await import("../bench/jobs.js")).benchmark,
   jsonl: async () => (await import("../bench/jsonl.js")).benchmark,
+  overhead: async () => (await import("../bench/overhead.js")).benchmark,
 };
 
 export const command: CliCommand = {

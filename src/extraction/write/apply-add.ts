@@ -1,0 +1,161 @@
+/**
+ * An accepted `add` candidate meets what is stored: a proposed rule (procedures), a profile field
+ * (name, timezone, units, …), or a memory — collapsed into a near-duplicate, superseding the old
+ * value of its slot or the statement it negates, or added.
+ */
+import { ErrorCodes, isMemoryError } from "../../errors.js";
+import type { MemoryKind } from "../../state/types.js";
+import type { Memory, MemoryPatch, NewMemory } from "../../store/types.js";
+import type { MemoryCandidate } from "../candidate.js";
+import { deterministicMemoryId } from "./deterministic-id.js";
+import { findSlotMemories, linkSuperseded } from "./memory-lookups.js";
+import { profileFieldFor } from "./profile-fields.js";
+import { containsAll, coreTerms, isNegated, normaliseStatement, sameTerms } from "./statement-match.js";
+import { changeSourceOf, originOf, runIdOf, type WriteRun } from "./write-run.js";
+
+const DAY_MS = 86_400_000;
+
+/** Kinds that share subject slots: a fact and a preference about the same slot are one value. */
+export function slotKinds(kind: MemoryKind): MemoryKind[] {
+  return kind === "fact" || kind === "preference" ? ["fact", "preference"] : [kind];
+}
+
+export async function applyAdd(run: WriteRun, c: MemoryCandidate): Promise<void> {
+  const rules = run.targets.rules;
+  if (c.kind === "procedure" && rules) {
+    // Procedures are only proposed: a rule reaches the prompt after someone approves it.
+    const { created } = await rules.propose(run.attribution.scope, { text: c.text, source: c.explicit ? "feedback" : "learned", origin: changeSourceOf(run, c) });
+    if (created) run.report.rulesProposed++;
+    else run.report.deduped++;
+    return;
+  }
+  if (await writeProfileField(run, c)) return;
+  await writeMemory(run, c);
+}
+
+/** A fact or preference whose slot is a profile field goes to the profile (and only there). */
+async function writeProfileField(run: WriteRun, c: MemoryCandidate): Promise<boolean> {
+  const profile = run.targets.profile;
+  if (!profile || (c.kind !== "fact" && c.kind !== "preference")) return false;
+  const mapping = profileFieldFor(c.subject, profile.fields, run.mappings);
+  if (!mapping) return false;
+  const value = mapping.parse(c.text);
+  if (value === undefined || value === null || value === "") return false;
+  const scope = run.attribution.scope;
+  try {
+    await profile.applyPatch(scope, { [mapping.field]: value }, changeSourceOf(run, c));
+  } catch (err) {
+    // The app's schema refused the value ("Berlin time" as a timezone): keep it as a memory instead.
+    if (isMemoryError(err, ErrorCodes.INVALID_INPUT)) return false;
+    throw err;
+  }
+  run.report.profileFieldsChanged++;
+  // Older memories of the slot would now contradict the profile in prompts: retire them (kept for export).
+  const stale = await findSlotMemories(run.db, scope, c.subject!, slotKinds(c.kind), { now: run.now });
+  for (const m of stale) {
+    await run.store.update(scope, m.id, { expiresAt: run.now, metadata: { ...m.metadata, retiredBy: `profile.${mapping.field}` } });
+  }
+  if (stale.length > 0) run.report.superseded++;
+  return true;
+}
+
+async function writeMemory(run: WriteRun, c: MemoryCandidate): Promise<void> {
+  const { store, db, report, policy } = run;
+  const { scope, writer, threadId } = run.attribution;
+  const id = deterministicMemoryId([scope.tenantId, scope.userId, writer, threadId, c.sourceMessageId, c.kind, normaliseStatement(c.text)]);
+  // A retried pass (the worker died after writing, before completing the job) finds its own write.
+  if (await store.get(scope, id)) {
+    report.deduped++;
+    report.memoryIds.push(id);
+    return;
+  }
+  const [vector] = await store.vectorsFor([{ text: c.text }]);
+  const negated = isNegated(c.text);
+  const terms = coreTerms(c.text);
+  const near = await store.nearest(scope, { kind: c.kind, embedding: vector, limit: 5 });
+  const similarity = new Map(near.map((n) => [n.memory.id, n.similarity]));
+  const sameStatement = (m: Memory) =>
+    isNegated(m.text) === negated &&
+    (normaliseStatement(m.text) === normaliseStatement(c.text) || (similarity.get(m.id) ?? 0) >= policy.dedupeThreshold || sameTerms(coreTerms(m.text), terms));
+
+  if (c.subject && c.subject !== "*") {
+    const slot = await findSlotMemories(db, scope, c.subject, slotKinds(c.kind), { now: run.now });
+    const duplicate = slot.find(sameStatement);
+    if (duplicate) return collapse(run, duplicate, c);
+    // A new value replaces the slot's old one ("moved to Lisbon" → "lives in Berlin"). A negation
+    // replaces only the value it negates: "no longer works at Acme" leaves "works at Spotify" alone.
+    const replaced = negated ? slot.filter((m) => !isNegated(m.text) && containsAll(coreTerms(m.text), terms)) : slot;
+    if (replaced.length > 0) return supersede(run, c, id, vector, replaced);
+  }
+
+  const compatible = (m: Memory) => !(typeof m.metadata.subject === "string" && c.subject && m.metadata.subject !== c.subject);
+  const best = near[0];
+  if (best && best.similarity >= policy.dedupeThreshold && isNegated(best.memory.text) === negated && compatible(best.memory)) {
+    return collapse(run, best.memory, c);
+  }
+  // A correction without a slot: the negation of a stored statement (or its reversal) replaces it,
+  // "User no longer likes ramen." → "User likes ramen.". Same content words, opposite polarity.
+  const opposite = near.find((n) => isNegated(n.memory.text) !== negated && sameTerms(coreTerms(n.memory.text), terms) && compatible(n.memory));
+  if (opposite) return supersede(run, c, id, vector, [opposite.memory]);
+
+  const created = await store.add(scope, newMemory(run, c, id, vector));
+  report.added++;
+  report.memoryIds.push(created.id);
+}
+
+/** The candidate says what a stored memory says: refresh it (confidence, last seen, episode TTL) instead of adding a row. */
+async function collapse(run: WriteRun, m: Memory, c: MemoryCandidate): Promise<void> {
+  const { report } = run;
+  report.deduped++;
+  report.memoryIds.push(m.id);
+  const meta = m.metadata;
+  const seenFrom = `${run.attribution.threadId ?? ""}/${c.sourceMessageId}`;
+  if (meta.lastSeenFrom === seenFrom) return; // the same statement again (a retried pass): nothing to refresh
+  const patch: MemoryPatch = {
+    confidence: Math.max(m.confidence, c.confidence),
+    metadata: {
+      ...meta,
+      ...(c.subject && c.subject !== "*" && typeof meta.subject !== "string" ? { subject: c.subject } : {}),
+      seenCount: (typeof meta.seenCount === "number" ? meta.seenCount : 1) + 1,
+      lastSeenAt: run.now.toISOString(),
+      lastSeenFrom: seenFrom,
+    },
+  };
+  if (m.kind === "episode") {
+    const renewed = new Date(run.now.getTime() + run.policy.episodeTtlDays * DAY_MS);
+    if (!m.expiresAt || m.expiresAt < renewed) patch.expiresAt = renewed;
+  }
+  await run.store.update(run.attribution.scope, m.id, patch);
+}
+
+async function supersede(run: WriteRun, c: MemoryCandidate, id: string, vector: number[], replaced: Memory[]): Promise<void> {
+  const scope = run.attribution.scope;
+  const { current } = await run.store.supersede(scope, replaced[0].id, newMemory(run, c, id, vector));
+  await linkSuperseded(run.db, scope, replaced.slice(1).map((m) => m.id), current.id);
+  run.report.superseded++;
+  run.report.memoryIds.push(current.id);
+}
+
+function newMemory(run: WriteRun, c: MemoryCandidate, id: string, vector: number[]): NewMemory {
+  const createdAt = run.createdAtOf?.(c);
+  return {
+    id,
+    kind: c.kind,
+    text: c.text,
+    embedding: vector,
+    confidence: c.confidence,
+    source: { threadId: run.attribution.threadId ?? null, messageId: c.sourceMessageId, runId: runIdOf(run, c), origin: originOf(run, c) },
+    ...(createdAt ? { createdAt } : {}),
+    expiresAt: c.kind === "episode" ? new Date(run.now.getTime() + run.policy.episodeTtlDays * DAY_MS) : null,
+    metadata: {
+      ...(c.subject && c.subject !== "*" ? { subject: c.subject } : {}),
+      writer: run.attribution.writer,
+      extractor: c.extractor,
+      ...(c.explicit ? { explicit: true } : {}),
+      ...(c.correction ? { correction: true } : {}),
+      ...(run.attribution.jobId != null ? { jobId: run.attribution.jobId } : {}),
+      seenCount: 1,
+      lastSeenFrom: `${run.attribution.threadId ?? ""}/${c.sourceMessageId}`,
+    },
+  };
+}

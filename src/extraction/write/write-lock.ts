@@ -1,0 +1,43 @@
+import type { Database } from "../../db/database.js";
+import type { UserScope } from "../write-targets.js";
+
+const chains = new WeakMap<Database, Map<string, Promise<void>>>();
+
+/**
+ * Run a user's write pass alone: the dedupe and supersede decisions read the user's memories and
+ * then write, so two passes for one user (two threads' jobs on two workers) must not interleave or
+ * both would insert the same fact. In-process passes queue on a promise chain; on server Postgres
+ * a session advisory lock, held on one pooled connection while the pass runs, also serialises
+ * passes of other processes. PGlite serves one process, so the chain is enough there.
+ *
+ * The lock holds one connection besides the pass's own queries: size the pool at least
+ * 2 × concurrency + 2 for a worker.
+ */
+export async function withUserWriteLock<T>(db: Database, scope: UserScope, fn: () => Promise<T>): Promise<T> {
+  const key = `lgm-write:${JSON.stringify([db.schema, scope.tenantId, scope.userId])}`;
+  let byKey = chains.get(db);
+  if (!byKey) chains.set(db, (byKey = new Map()));
+  const previous = byKey.get(key) ?? Promise.resolve();
+  let release!: () => void;
+  const mine = new Promise<void>((resolve) => (release = resolve));
+  const tail = previous.then(() => mine);
+  byKey.set(key, tail);
+  await previous;
+  try {
+    if (db.engine === "postgres" && db.withConnection) {
+      return await db.withConnection(async (conn) => {
+        await conn.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [key]);
+        try {
+          return await fn();
+        } finally {
+          // A broken connection ended its session, and the lock with it.
+          await conn.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [key]).catch(() => undefined);
+        }
+      });
+    }
+    return await fn();
+  } finally {
+    release();
+    if (byKey.get(key) === tail) byKey.delete(key);
+  }
+}

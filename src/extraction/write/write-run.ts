@@ -1,0 +1,66 @@
+import { WritePolicySchema, type WritePolicyConfig } from "../../config.js";
+import type { Database } from "../../db/database.js";
+import { ErrorCodes, MemoryError, invalidInput } from "../../errors.js";
+import type { MemoryStore } from "../../store/memory-store.js";
+import type { MemoryOrigin } from "../../store/types.js";
+import type { MemoryCandidate } from "../candidate.js";
+import type { ChangeSource, UserScope } from "../write-targets.js";
+import { DEFAULT_PROFILE_FIELDS, type ProfileFieldMapping } from "./profile-fields.js";
+import type { WriteReport } from "./write-report.js";
+import type { MemoryWriteOptions, WriteAttribution, WriteTargets } from "./write-options.js";
+
+/** Everything one write pass needs, resolved once. */
+export interface WriteRun {
+  store: MemoryStore;
+  db: Database;
+  targets: WriteTargets;
+  policy: WritePolicyConfig;
+  mappings: readonly ProfileFieldMapping[];
+  now: Date;
+  attribution: WriteAttribution & { scope: UserScope };
+  report: WriteReport;
+  createdAtOf?: (candidate: MemoryCandidate) => Date | undefined;
+}
+
+export function resolveWriteRun(options: MemoryWriteOptions & WriteAttribution, report: WriteReport, createdAtOf?: WriteRun["createdAtOf"]): WriteRun {
+  if (!options?.store) throw invalidInput("store", "the write path needs a MemoryStore");
+  const parsed = WritePolicySchema.safeParse({ ...options.store.writePolicy, ...options.policy });
+  if (!parsed.success) throw invalidInput("policy", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+  return {
+    store: options.store,
+    db: options.store.db,
+    targets: options.targets ?? {},
+    policy: parsed.data,
+    mappings: options.profileFields ?? DEFAULT_PROFILE_FIELDS,
+    now: (options.now ?? (() => new Date()))(),
+    attribution: { ...options, scope: requireUserScope(options.scope) },
+    report,
+    createdAtOf,
+  };
+}
+
+/** A user scope ({ tenantId, userId }, both non-empty): writes are never tenant- or global-wide. */
+export function requireUserScope(scope: unknown): UserScope {
+  const s = scope as Partial<UserScope> | null | undefined;
+  const ok = (v: unknown) => typeof v === "string" && v.trim().length > 0;
+  if (!s || !ok(s.tenantId) || !ok(s.userId)) {
+    throw new MemoryError(ErrorCodes.SCOPE_REQUIRED, "the write path needs a user scope { tenantId, userId } (from config.configurable.tenant_id and user_id)");
+  }
+  return { tenantId: s.tenantId!, userId: s.userId! };
+}
+
+/** What caused a change, for the profile history, rules and the deletion audit. */
+export function changeSourceOf(run: WriteRun, candidate: MemoryCandidate): ChangeSource {
+  const a = run.attribution;
+  return { kind: a.writer, threadId: a.threadId ?? null, messageId: candidate.sourceMessageId, runId: runIdOf(run, candidate) };
+}
+
+export function runIdOf(run: WriteRun, candidate: MemoryCandidate): string | null {
+  return run.attribution.runIdOf?.(candidate.sourceMessageId) ?? run.attribution.runId ?? null;
+}
+
+/** The user said it (asked to remember it, typed it into a file, edited it) or a pass inferred it from what they said. */
+export function originOf(run: WriteRun, candidate: MemoryCandidate): MemoryOrigin {
+  const w = run.attribution.writer;
+  return candidate.explicit || w === "import" || w === "user_edit" || w === "api" ? "user_stated" : "extracted";
+}
