@@ -45,9 +45,10 @@ CREATE TABLE memories (
   -- not resurrect the one it replaced.
   superseded_by uuid,
   metadata jsonb NOT NULL DEFAULT '{}'::jsonb,
+  -- coalesce: a CHECK that evaluates to NULL passes, so a NULL id must compare as ''.
   CONSTRAINT memories_scope_columns CHECK (
-    (scope = 'user' AND tenant_id <> '' AND user_id <> '')
-    OR (scope = 'tenant' AND tenant_id <> '' AND user_id IS NULL)
+    (scope = 'user' AND coalesce(tenant_id, '') <> '' AND coalesce(user_id, '') <> '')
+    OR (scope = 'tenant' AND coalesce(tenant_id, '') <> '' AND user_id IS NULL)
     OR (scope = 'global' AND tenant_id IS NULL AND user_id IS NULL)
   )
 );
