@@ -1,4 +1,4 @@
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { chatModelFromSpec } from "../../models/chat-model.js";
 import type { CliCommand } from "../main.js";
 import { parseCommandArgs } from "../common-options.js";
 import { resolveConfig } from "../../config.js";
@@ -26,17 +26,6 @@ worker retries them). With --drain, process everything pending now (debounce ign
   --lease-ms N      lease per job (default 60000); --poll-ms N: idle poll (default 1000)
 
 One line per job event on stderr (job ids, attempts, counts and error codes — never memory text).`;
-
-/** A chat model from a `provider:model` string through LangChain's universal initialiser. */
-async function chatModelFrom(spec: string | undefined): Promise<BaseChatModel | undefined> {
-  if (!spec) return undefined;
-  try {
-    const { initChatModel } = await import("langchain");
-    return (await initChatModel(spec)) as unknown as BaseChatModel;
-  } catch (err) {
-    throw new MemoryError(ErrorCodes.MODEL_UNAVAILABLE, `cannot create the chat model "${spec}": ${(err as Error).message}`, { cause: err });
-  }
-}
 
 function positive(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -94,7 +83,7 @@ export const command: CliCommand = {
     const leaseMs = positive(values["lease-ms"], "lease-ms", 60_000);
     const pollIntervalMs = positive(values["poll-ms"], "poll-ms", 1_000);
     const config = resolveConfig({ databaseUrl: values["database-url"], schema: values.schema, model: values.model, embeddings: values.embeddings });
-    const model = await chatModelFrom(config.model);
+    const model = await chatModelFromSpec(config.model);
     const embeddings = await createEmbeddings(config.embeddings);
     // Each running job holds one connection for the per-user write lock besides its queries, and the listener one more.
     const db = await openDatabase(config.databaseUrl, { schema: config.schema, dataDir: config.dataDir, poolMax: Math.max(config.poolMax, 2 * concurrency + 2) });
