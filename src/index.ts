@@ -89,3 +89,6 @@ export * from "./jobs/index.js";
 
 // ── The lightweight JSONL memory skill ───────────────────────────────────────────────────────
 export * from "./skill/index.js";
+
+// ── The memory graph: withMemory, offline responder, prebuilt agents, graph modules ──────────
+export * from "./graph/index.js";

@@ -13,6 +13,13 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   reembed: async () => (await import("./commands/reembed.js")).command,
   worker: async () => (await import("./commands/worker.js")).command,
   "import-jsonl": async () => (await import("./commands/import-jsonl.js")).command,
+  demo: async () => (await import("./commands/demo.js")).command,
+  chat: async () => (await import("./commands/chat.js")).command,
+  serve: async () => (await import("./commands/serve.js")).command,
+  memories: async () => (await import("./commands/memories.js")).command,
+  profile: async () => (await import("./commands/profile.js")).command,
+  rules: async () => (await import("./commands/rules.js")).command,
+  gc: async () => (await import("./commands/gc.js")).command,
 };
 
 function usage(): string {

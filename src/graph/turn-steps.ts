@@ -1,0 +1,212 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import type { Budgets } from "../config.js";
+import { ErrorCodes, invalidInput, isMemoryError } from "../errors.js";
+import { createScheduleExtractionNode, type ScheduleExtractionNodeOptions } from "../extraction/node/schedule-extraction-node.js";
+import type { WriteReport } from "../extraction/write/write-report.js";
+import type { LangGraphMemory } from "../memory.js";
+import { createLoadMemoryNode, type LoadMemoryNodeOptions, type LoadMemoryResult, type MemoryLoader } from "../retrieval/load-memory-node.js";
+import { indexSessionNow } from "../sessions/index-session-now.js";
+import type { IndexSessionResult } from "../sessions/index-session.js";
+import { createPastSessionsLoader, type PastSessionsLoaderOptions } from "../sessions/past-sessions.js";
+import { createSessionIndexer } from "../sessions/session-indexer.js";
+import type { SessionSummary } from "../state/types.js";
+import { createSummarizationNode, type SummarizationNodeOptions, type SummarizationNodeUpdate } from "../summarization/summarization-node.js";
+import { memoryGetter, type MemorySource } from "./memory-source.js";
+import { isOfflineAnswer } from "./offline-responder.js";
+import { requireRunScope } from "./run-scope.js";
+import { writeTargetsOf } from "./write-targets.js";
+
+/** What happened after a turn (for transcripts, metrics and tests). Counts and ids only, except the summary. */
+export type MemoryTurnEvent =
+  | { type: "extraction_queued"; threadId: string }
+  | { type: "extracted"; threadId: string; report: WriteReport }
+  | { type: "summary_changed"; threadId: string | null; summary: SessionSummary; coveredMessages: number }
+  | { type: "session_indexed"; threadId: string; result: IndexSessionResult; via: "summary" | "short_session" };
+
+/** The memory side of a memory-enabled agent: what to load, summarise and extract. */
+export interface MemoryStepsOptions {
+  /** The memory (`await createMemory()`), or a function opening it on first use (graph modules). */
+  memory: MemorySource;
+  /**
+   * How extraction runs after the answer: `"queue"` (default) queues a durable job for a worker
+   * (`langgraph-memory worker`, `runWorker`, or `memoryWorker(memory)`) — nothing on the response
+   * path; `"inline"` extracts in the run (tests, evals, simple apps); `false`: no extraction.
+   */
+  extraction?: "queue" | "inline" | false;
+  /** Debounce of queued extraction (default 5,000 ms: a burst of turns makes one job). */
+  debounceMs?: number;
+  /** Section budgets (default `memory.config.budgets`). */
+  budgets?: Partial<Budgets>;
+  /** Options of the load node (search, taskType, markUsed, extra `loaders`, …). */
+  load?: Omit<LoadMemoryNodeOptions, "store" | "budgets">;
+  /** Past sessions ("Relevant past interactions") in the prompt (default true). */
+  pastSessions?: boolean | Omit<PastSessionsLoaderOptions, "store" | "budgets">;
+  /** Options of the rolling summary (default: `memory.model`, else offline); `false` turns it off. */
+  summarization?: Omit<SummarizationNodeOptions, "budget" | "onSummaryChanged"> | false;
+  /**
+   * Index a thread that has no rolling summary yet as a past session after each turn, once it has
+   * `minTurns` user turns (default 2), with the offline summariser — so short conversations are
+   * remembered too. Longer threads are indexed at every summary change. `false`: summaries only.
+   */
+  shortSessions?: { minTurns?: number } | false;
+  /** More options of the schedule node (maxWaitMs, maxAttempts, contextMessages, redact, queueName). */
+  schedule?: Pick<ScheduleExtractionNodeOptions, "maxWaitMs" | "maxAttempts" | "contextMessages" | "redact" | "queueName">;
+  /** What happened after each turn (extraction queued or done, summary changes, sessions indexed). */
+  onEvent?: (event: MemoryTurnEvent) => void;
+  /**
+   * Errors recovered from (queueing, inline extraction, session indexing, summariser fallback): the
+   * answer is kept. Default: `console.warn`. Missing scope always fails the run.
+   */
+  onError?: (error: unknown, stage: "extraction" | "session" | "summarizer" | "hook") => void;
+}
+
+/** The channels the memory steps read. */
+export interface MemoryTurnState {
+  messages: BaseMessage[];
+  summary?: SessionSummary | null;
+  extractedThroughMessageId?: string | null;
+}
+
+/** The three steps around an agent, as graph nodes (what `withMemory`, `reactAgentMemory` and `memoryMiddleware` run). */
+export interface MemoryTurnSteps {
+  /** Check the scope, then profile, rules, memories and past sessions for the latest user message. */
+  load(state: MemoryTurnState, config: RunnableConfig): Promise<LoadMemoryResult>;
+  /** The rolling summary when history passes its trigger (indexed as the thread's past session). */
+  summarize(state: MemoryTurnState, config: RunnableConfig): Promise<SummarizationNodeUpdate>;
+  /** After the answer: queue (or run) extraction, and index a short session. */
+  finish(state: MemoryTurnState, config: RunnableConfig, options?: { watermark?: boolean }): Promise<{ extractedThroughMessageId?: string }>;
+  /** The memory, opened on first use. */
+  memory(): Promise<LangGraphMemory>;
+}
+
+interface Built {
+  memory: LangGraphMemory;
+  load: ReturnType<typeof createLoadMemoryNode>;
+  summarize: ReturnType<typeof createSummarizationNode> | null;
+  schedule: ReturnType<typeof createScheduleExtractionNode> | null;
+}
+
+/**
+ * The memory steps of a turn — load, summarise, finish — built once the memory is open. Use
+ * `withMemory` for a graph; this is the lower-level piece for prebuilt agents and custom wiring.
+ *
+ * @example
+ * const steps = createMemoryTurnSteps({ memory });
+ * const update = await steps.load(state, config);
+ */
+export function createMemoryTurnSteps(options: MemoryStepsOptions): MemoryTurnSteps {
+  const getMemory = memoryGetter(options.memory);
+  const onError = options.onError ?? ((err: unknown, stage: string) => console.warn(`[langgraph-memory] ${stage} error (the answer is kept): ${(err as Error)?.message ?? err}`));
+  const extraction = options.extraction ?? "queue";
+  if (extraction !== "queue" && extraction !== "inline" && extraction !== false) throw invalidInput("extraction", `must be "queue", "inline" or false, got ${JSON.stringify(extraction)}`);
+  const shortSessions = options.shortSessions === false ? null : { minTurns: options.shortSessions?.minTurns ?? 2 };
+  if (shortSessions && !(Number.isInteger(shortSessions.minTurns) && shortSessions.minTurns >= 1)) throw invalidInput("shortSessions.minTurns", "must be a positive integer");
+  const emit = options.onEvent ?? (() => undefined);
+
+  let built: Promise<Built> | undefined;
+  const steps = (): Promise<Built> => {
+    built ??= getMemory()
+      .then((memory) => buildSteps(memory, options, extraction, emit, onError))
+      .catch((err) => {
+        built = undefined;
+        throw err;
+      });
+    return built;
+  };
+
+  return {
+    memory: getMemory,
+    async load(state, config) {
+      requireRunScope(config);
+      return (await steps()).load(state, config);
+    },
+    async summarize(state, config) {
+      const { summarize } = await steps();
+      return summarize ? summarize({ ...state, messages: conversationOf(state.messages) }, config) : {};
+    },
+    async finish(state, config, finishOptions = {}) {
+      const scope = requireRunScope(config);
+      const { memory, schedule } = await steps();
+      let update: { extractedThroughMessageId?: string } = {};
+      if (schedule) {
+        update = await schedule(state, config);
+        if (extraction === "queue" && update.extractedThroughMessageId) emit({ type: "extraction_queued", threadId: scope.threadId });
+      }
+      if (shortSessions && !state.summary && humanTurns(state.messages) >= shortSessions.minTurns) {
+        try {
+          const result = await indexSessionNow({ store: memory.store, messages: conversationOf(state.messages), summary: null, config });
+          emit({ type: "session_indexed", threadId: scope.threadId, result, via: "short_session" });
+        } catch (err) {
+          if (!isMemoryError(err, ErrorCodes.OPTED_OUT)) onError(err, "session");
+        }
+      }
+      // A state without the watermark channel gets no watermark update.
+      return finishOptions.watermark === false ? {} : update;
+    },
+  };
+}
+
+function buildSteps(
+  memory: LangGraphMemory,
+  options: MemoryStepsOptions,
+  extraction: "queue" | "inline" | false,
+  emit: (e: MemoryTurnEvent) => void,
+  onError: NonNullable<MemoryStepsOptions["onError"]>,
+): Built {
+  const budgets = { ...memory.config.budgets, ...options.budgets };
+  const store = memory.store;
+  const loaders: MemoryLoader[] = [...(options.load?.loaders ?? [])];
+  if (options.pastSessions !== false) {
+    loaders.unshift(createPastSessionsLoader({ ...(typeof options.pastSessions === "object" ? options.pastSessions : {}), store, budgets }));
+  }
+  const load = createLoadMemoryNode({ profiles: memory.profiles, rules: memory.rules, settings: memory.settings, ...options.load, store, budgets, loaders });
+  const indexer = createSessionIndexer({
+    store,
+    onIndexed: (result, context) => emit({ type: "session_indexed", threadId: context.threadId ?? "", result, via: "summary" }),
+  });
+  const summarize =
+    options.summarization === false
+      ? null
+      : createSummarizationNode({
+          model: memory.model,
+          onError: (err, stage) => onError(err, stage),
+          ...options.summarization,
+          budget: budgets,
+          onSummaryChanged: async (summary, context) => {
+            emit({ type: "summary_changed", threadId: context.threadId, summary, coveredMessages: context.coveredMessageIds.length });
+            await indexer(summary, context);
+          },
+        });
+  const schedule =
+    extraction === false
+      ? null
+      : createScheduleExtractionNode({
+          ...options.schedule,
+          store,
+          queue: memory.jobs,
+          model: memory.model,
+          targets: writeTargetsOf(memory),
+          policy: memory.config.writePolicy,
+          inline: extraction === "inline",
+          debounceMs: options.debounceMs,
+          onReport: (report, ctx) => emit({ type: "extracted", threadId: ctx.threadId, report }),
+          onError: (err) => onError(err, "extraction"),
+        });
+  return { memory, load, summarize, schedule };
+}
+
+/**
+ * What summaries and session indexing read: the conversation without the offline responder's
+ * answers, which only restate the memory context (summarising them would feed memory back into
+ * memory). The summary's watermark is still a message of the thread, so prompts stay correct.
+ */
+function conversationOf(messages: readonly BaseMessage[]): BaseMessage[] {
+  return (messages ?? []).filter((m) => !isOfflineAnswer(m));
+}
+
+function humanTurns(messages: readonly BaseMessage[]): number {
+  let n = 0;
+  for (const m of messages ?? []) if (m.getType() === "human") n++;
+  return n;
+}

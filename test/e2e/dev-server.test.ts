@@ -1,0 +1,96 @@
+/**
+ * End to end through the LangGraph dev server (what Studio talks to): `langgraphjs dev` serves the
+ * graphs of langgraph.json offline; with the SDK's `Client`, one user states a preference in one
+ * thread and the memory agent uses it in another thread. The memory comes from the plugin's own
+ * embedded database (a temp folder), extracted by the in-process worker — the dev server's own
+ * store stays empty. The extraction graph is run as a stateless background-style run too.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@langchain/langgraph-sdk";
+import { startDevServer, type DevServer } from "./dev-server.js";
+
+const TIMEOUT = 150_000;
+
+type Values = { messages?: Array<{ type?: string; content?: unknown }>; memories?: Array<{ id: string; text: string }>; report?: { added: number } };
+
+function lastAnswer(values: unknown): string {
+  const messages = (values as Values).messages ?? [];
+  const last = messages[messages.length - 1];
+  return typeof last?.content === "string" ? last.content : JSON.stringify(last?.content ?? null);
+}
+
+describe("LangGraph dev server (langgraph.json) end to end", () => {
+  let dir: string;
+  let server: DevServer | undefined;
+  let client: Client;
+  const alice = { configurable: { tenant_id: "acme", user_id: "alice" } };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "lgm-e2e-"));
+    server = await startDevServer({
+      cwd: process.cwd(),
+      env: { LANGGRAPH_MEMORY_DATA_DIR: join(dir, "memory"), LANGGRAPH_MEMORY_EXTRACTION: "worker", LANGGRAPH_MEMORY_DEBOUNCE_MS: "0" },
+    });
+    client = new Client({ apiUrl: server.url });
+  }, TIMEOUT);
+
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }, 30_000);
+
+  /** Ask in a new thread until the answer passes `check` (the worker extracts right after the first thread's run). */
+  async function askInNewThread(question: string, config: object, check: (answer: string) => boolean, timeoutMs = 30_000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const thread = await client.threads.create();
+      const values = await client.runs.wait(thread.thread_id, "memory_agent", { input: { messages: [{ role: "user", content: question }] }, config });
+      const answer = lastAnswer(values);
+      if (check(answer) || Date.now() > deadline) return { thread, values: values as Values, answer };
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+
+  it("remembers a preference from one thread in another thread of the same user", async () => {
+    const first = await client.threads.create();
+    const stated = await client.runs.wait(first.thread_id, "memory_agent", {
+      input: { messages: [{ role: "user", content: "Please always use metric units. I live in Lisbon." }] },
+      config: alice,
+    });
+    expect(lastAnswer(stated)).toMatch(/^\[offline responder\]/);
+
+    const second = await askInNewThread("How far is Porto from Lisbon by train?", alice, (a) => /Lisbon/.test(a) && /metric/.test(a));
+    expect(second.thread.thread_id).not.toBe(first.thread_id);
+    expect(second.answer).toMatch(/^\[offline responder\]/);
+    expect(second.answer).toContain("User lives in Lisbon.");
+    expect(second.answer).toMatch(/units metric/);
+
+    // The memory came from the plugin's store: it is in the thread's state as retrieved, with our ids…
+    const state = await client.threads.getState(second.thread.thread_id);
+    const memories = (state.values as Values).memories ?? [];
+    expect(memories.map((m) => m.text)).toContain("User lives in Lisbon.");
+    expect(memories.every((m) => /^[0-9a-f-]{36}$/.test(m.id))).toBe(true);
+    // …and not from the dev server's own store, which holds nothing.
+    expect((await client.store.searchItems([])).items).toEqual([]);
+  }, TIMEOUT);
+
+  it("keeps users apart and refuses a run without tenant_id/user_id", async () => {
+    const bob = await askInNewThread("How far is Porto from Lisbon by train?", { configurable: { tenant_id: "acme", user_id: "bob" } }, () => true);
+    expect(bob.answer).not.toContain("User lives in Lisbon.");
+    const thread = await client.threads.create();
+    await expect(client.runs.wait(thread.thread_id, "memory_agent", { input: { messages: [{ role: "user", content: "hi" }] }, raiseError: true })).rejects.toThrow(
+      /tenant_id, user_id/,
+    );
+  }, TIMEOUT);
+
+  it("runs the extract_memories graph on an extraction payload, as a Platform background run would", async () => {
+    const carol = { configurable: { tenant_id: "acme", user_id: "carol" } };
+    const payload = { v: 1, threadId: "imported-thread", messages: [{ id: "m1", role: "human", text: "I moved to Oslo last month." }] };
+    const out = (await client.runs.wait(null, "extract_memories", { input: payload, config: carol })) as Values;
+    expect(out.report?.added).toBe(1);
+    const asked = await askInNewThread("Any tips for a weekend trip from Oslo?", carol, (a) => a.includes("Oslo"));
+    expect(asked.answer).toContain("User moved to Oslo.");
+  }, TIMEOUT);
+});
