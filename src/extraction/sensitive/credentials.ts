@@ -24,6 +24,16 @@ export const PROVIDER_KEY_DETECTORS: Detector[] = [
     undefined,
     1,
   ),
+  {
+    // AWS credentials travel in pairs: next to an access key id, a lone 40-character base64 token
+    // is its secret half even when no "secret" cue word precedes it.
+    name: "aws_secret_beside_key_id",
+    category: "api_key",
+    find(text) {
+      if (!/\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/.test(text)) return [];
+      return regexSpans(/(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g, text, (m) => /\d/.test(m[0]) && /[a-z]/.test(m[0]) && /[A-Z]/.test(m[0]));
+    },
+  },
   regexDetector("github_token", "api_key", re(`${B}(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})${E}`)),
   regexDetector("gitlab_token", "api_key", re(`${B}gl(?:pat|dt|rt|ptt|cbt)-[A-Za-z0-9_-]{20,}${E}`)),
   regexDetector("slack_token", "api_key", [re(`${B}xox[abposre]-[A-Za-z0-9-]{10,}${E}`), /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9/_-]{20,}/g]),
