@@ -57,6 +57,14 @@ export const ErrorCodes = {
   JOB_LEASE_LOST: "JOB_LEASE_LOST",
   /** A cross-tenant maintenance task (the retention sweep) runs as a role that row-level security restricts: run it as the schema owner. */
   MAINTENANCE_ROLE_REQUIRED: "MAINTENANCE_ROLE_REQUIRED",
+  /** An HTTP request body is larger than the server accepts (HTTP 413). */
+  PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  /** An HTTP request body is not JSON (HTTP 415): send `Content-Type: application/json`. */
+  UNSUPPORTED_MEDIA_TYPE: "UNSUPPORTED_MEDIA_TYPE",
+  /** A browser sent a state-changing HTTP request from another site (HTTP 403). */
+  CROSS_SITE_REQUEST: "CROSS_SITE_REQUEST",
+  /** The HTTP server failed in a way it does not describe to clients (HTTP 500); its log has the details. */
+  INTERNAL_ERROR: "INTERNAL_ERROR",
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -92,3 +92,6 @@ export * from "./skill/index.js";
 
 // ── The memory graph: withMemory, offline responder, prebuilt agents, graph modules ──────────
 export * from "./graph/index.js";
+
+// ── User controls over HTTP: API, viewer page, authentication ───────────────────────────────
+export * from "./server/index.js";

@@ -55,8 +55,10 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`error ${err.code}: ${err.message}`);
       return 1;
     }
-    if (err instanceof Error && (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
-      console.error(`${err.message}\nRun \`langgraph-memory ${name} --help\`.`);
+    // Duck-typed: parseArgs' errors come from Node's realm, where `instanceof Error` can fail (jest).
+    const code = (err as { code?: unknown } | null)?.code;
+    if (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS")) {
+      console.error(`${(err as Error).message}\nRun \`langgraph-memory ${name} --help\`.`);
       return 2;
     }
     throw err;
