@@ -1,2 +1,2 @@
 /** The retention sweep (docs/operations.md). */
-export { RetentionSweep, type RetentionSweepOptions, type RetentionRunOptions, type RetentionSummary, type RetentionRunRecord } from "./retention-sweep.js";
+export { RetentionSweep, RETENTION_STEPS, type RetentionStep, type RetentionSweepOptions, type RetentionRunOptions, type RetentionSummary, type RetentionRunRecord } from "./retention-sweep.js";

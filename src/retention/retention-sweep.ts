@@ -39,7 +39,13 @@ export interface RetentionRunOptions {
   purgeOptedOut?: boolean | { olderThanDays: number };
   /** Upper bound of batches per action in one run (default 10,000): a run always ends. */
   maxBatches?: number;
+  /** Called as each action starts (`index` of `total` actions this run performs), e.g. for a progress bar. */
+  onStep?: (step: RetentionStep, index: number, total: number) => void;
 }
+
+/** The sweep's actions, in the order `run` performs them. */
+export const RETENTION_STEPS = ["expire", "deactivate unused", "decay", "purge opted-out users", "expired confirmations"] as const;
+export type RetentionStep = (typeof RETENTION_STEPS)[number];
 
 /** What one run did. */
 export interface RetentionSummary {
@@ -133,6 +139,8 @@ export class RetentionSweep {
       confirmationsRemoved: 0,
       batches: 0,
     };
+    const steps = RETENTION_STEPS.filter((step) => purgeAfterDays !== null || step !== "purge opted-out users");
+    const begin = (step: RetentionStep) => options.onStep?.(step, steps.indexOf(step), steps.length);
     try {
       const now = started.toISOString();
       const operationId = randomUUID();
@@ -145,13 +153,20 @@ export class RetentionSweep {
           if (rows[0].n < r.batchSize) return;
         }
       };
+      begin("expire");
       await loop(EXPIRE_SQL, [now, this.episodeTtlDays, r.batchSize, operationId], (x) => (summary.expired += x.n));
+      begin("deactivate unused");
       await loop(DEACTIVATE_UNUSED_SQL, [now, r.unusedDays, r.batchSize], (x) => (summary.deactivatedUnused += x.n));
+      begin("decay");
       await loop(DECAY_SQL, [now, r.decayAfterDays, r.decayHalfLifeDays, r.minConfidence, r.batchSize], (x) => {
         summary.decayed += x.n;
         summary.deactivatedLowConfidence += x.off ?? 0;
       });
-      if (purgeAfterDays !== null) await this.purgeOptedOut(started, purgeAfterDays, maxBatches, summary);
+      if (purgeAfterDays !== null) {
+        begin("purge opted-out users");
+        await this.purgeOptedOut(started, purgeAfterDays, maxBatches, summary);
+      }
+      begin("expired confirmations");
       await loop(EXPIRED_CONFIRMATIONS_SQL, [now, r.batchSize], (x) => (summary.confirmationsRemoved += x.n));
       const finished = this.clock.now();
       summary.finishedAt = finished.toISOString();

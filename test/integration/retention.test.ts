@@ -152,6 +152,16 @@ describe.each(testEngines())("RetentionSweep on %s", (engine) => {
     expect((await sweep.run({ purgeOptedOut: true })).purgedUsers).toBe(0); // already purged
   });
 
+  it("reports each action as it starts, purge included only when asked", async () => {
+    const sweep = new RetentionSweep(db, { controls });
+    const seen: string[] = [];
+    await sweep.run({ onStep: (step, index, total) => seen.push(`${index + 1}/${total} ${step}`) });
+    expect(seen).toEqual(["1/4 expire", "2/4 deactivate unused", "3/4 decay", "4/4 expired confirmations"]);
+    seen.length = 0;
+    await sweep.run({ purgeOptedOut: true, onStep: (step, index, total) => seen.push(`${index + 1}/${total} ${step}`) });
+    expect(seen).toEqual(["1/5 expire", "2/5 deactivate unused", "3/5 decay", "4/5 purge opted-out users", "5/5 expired confirmations"]);
+  });
+
   it("removes expired delete-all confirmations", async () => {
     const clock = new ManualClock(new Date());
     const c = new MemoryControls(db, { store, clock });

@@ -2,7 +2,6 @@ import type { CliCommand } from "../main.js";
 import { parseCommandArgs } from "../common-options.js";
 import { ProgressBar } from "../progress.js";
 import { formatFields, shortTime } from "../format-table.js";
-import { SWEEP_STEPS, observeSweepSteps } from "../sweep-progress.js";
 import { resolveConfig } from "../../config.js";
 import { openDatabase } from "../../db/open.js";
 import { ErrorCodes, MemoryError } from "../../errors.js";
@@ -77,10 +76,7 @@ export const command: CliCommand = {
     const config = resolveConfig({ databaseUrl: values["database-url"], schema: values.schema });
     const db = await openDatabase(config.databaseUrl, { schema: config.schema, dataDir: config.dataDir });
     try {
-      const steps = SWEEP_STEPS.filter((s) => purgeOptedOut !== false || s.name !== "purge opted-out users");
-      const bar = values.quiet || values.json || values["last-run"] ? undefined : new ProgressBar("retention sweep", steps.length);
-      const observed = observeSweepSteps(db, (index) => bar?.update(steps.indexOf(SWEEP_STEPS[index])));
-      const sweep = new RetentionSweep(observed, {
+      const sweep = new RetentionSweep(db, {
         retention: { ...config.retention, ...retention },
         episodeTtlDays: episodeTtlDays ?? config.writePolicy.episodeTtlDays,
         threads: "sql",
@@ -96,7 +92,17 @@ export const command: CliCommand = {
         return 0;
       }
       const started = Date.now();
-      const summary = await sweep.run({ purgeOptedOut, maxBatches });
+      let bar: ProgressBar | undefined;
+      const quiet = values.quiet || values.json;
+      const summary = await sweep.run({
+        purgeOptedOut,
+        maxBatches,
+        onStep: (_step, index, total) => {
+          if (quiet) return;
+          bar ??= new ProgressBar("retention sweep", total);
+          bar.update(index);
+        },
+      });
       bar?.done();
       if (values.json) console.log(JSON.stringify(summary));
       else console.log(describe(summary, sweep, purgeOptedOut !== false, Date.now() - started));
