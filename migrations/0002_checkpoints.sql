@@ -2,12 +2,12 @@
 --
 -- threads             one row per conversation: owner, activity times, token counts, and the
 --                     counter that numbers the thread's stored items.
--- checkpoints         one row per checkpoint, without its channel values.
--- checkpoint_blobs    one row per (channel, version): the whole value (blob) or, for arrays, an
---                     ordered list of item ranges (items). A version without a row has no value.
--- checkpoint_items    the elements of array channels (messages), each stored once per thread;
---                     a new version of a messages channel stores only the items it adds.
--- checkpoint_writes   pending writes of a checkpoint's tasks.
+-- checkpoints         one row per checkpoint: the checkpoint without its channel values, its
+--                     metadata, and where each channel's value is (`vals`: references to items).
+-- checkpoint_items    every stored value or array element (a message, a graph input, a large
+--                     value), each stored once per thread and referred to by number.
+-- checkpoint_writes   pending writes of a checkpoint's tasks, one row per task, each write a
+--                     reference to items.
 --
 -- Key text columns use COLLATE "C": byte order of UTF-8 is code-point order, the order LangGraph
 -- sorts checkpoint ids and write keys in, and ORDER BY checkpoint_id can walk the primary key.
@@ -29,6 +29,7 @@ CREATE TABLE threads (
   epoch bigint NOT NULL DEFAULT nextval('thread_epochs')
 ) WITH (fillfactor = 70); -- every put updates the row: leave room for HOT updates
 
+-- A user's threads (deleting a user's data, listing their conversations).
 CREATE INDEX threads_owner_idx ON threads (tenant_id, user_id);
 
 CREATE TABLE checkpoints (
@@ -36,28 +37,25 @@ CREATE TABLE checkpoints (
   checkpoint_ns text COLLATE "C" NOT NULL DEFAULT '',
   checkpoint_id text COLLATE "C" NOT NULL,
   parent_checkpoint_id text COLLATE "C",
-  -- The checkpoint without `id` and `channel_values` (those live in columns and blobs).
-  checkpoint jsonb NOT NULL,
+  -- The checkpoint without `id` and `channel_values`, in parts (src/checkpointer/checkpoint-row.ts):
+  -- `ts` when it is an ISO time that reads back the same, anything unusual in `extra`. json keeps
+  -- the text as written; only a put looks inside (channel_versions of the parent).
+  v smallint,
+  ts timestamptz,
+  channel_versions json NOT NULL,
+  versions_seen json NOT NULL,
+  extra json,
+  -- jsonb: list() filters with @>, and a value jsonb refuses (a NUL character) fails the put.
   metadata jsonb NOT NULL DEFAULT '{}',
+  -- Channel → reference to its value (see src/checkpointer/refs.ts), for every channel with a value.
+  vals json NOT NULL DEFAULT '{}',
   PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)
-);
-
-CREATE TABLE checkpoint_blobs (
-  thread_id text COLLATE "C" NOT NULL,
-  checkpoint_ns text COLLATE "C" NOT NULL DEFAULT '',
-  channel text COLLATE "C" NOT NULL,
-  version text COLLATE "C" NOT NULL,
-  -- The serializer's type ('json', 'bytes'), or 'items'.
-  type text NOT NULL,
-  blob bytea,
-  -- For type 'items': [lo1, hi1, lo2, hi2, …], inclusive ranges of checkpoint_items.seq in order.
-  items bigint[],
-  PRIMARY KEY (thread_id, checkpoint_ns, channel, version)
 );
 
 CREATE TABLE checkpoint_items (
   thread_id text COLLATE "C" NOT NULL,
   seq bigint NOT NULL,
+  -- The serializer's type ('json', 'bytes', …) and bytes.
   type text NOT NULL,
   blob bytea NOT NULL,
   tokens integer NOT NULL DEFAULT 0,
@@ -69,10 +67,9 @@ CREATE TABLE checkpoint_writes (
   checkpoint_ns text COLLATE "C" NOT NULL DEFAULT '',
   checkpoint_id text COLLATE "C" NOT NULL,
   task_id text COLLATE "C" NOT NULL,
-  idx integer NOT NULL,
-  channel text COLLATE "C" NOT NULL,
-  type text NOT NULL,
-  blob bytea NOT NULL,
   task_path text COLLATE "C" NOT NULL DEFAULT '',
-  PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
+  -- The task's writes, one row per task: [[idx, channel, reference], …] (references: see
+  -- src/checkpointer/refs.ts).
+  writes json NOT NULL,
+  PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id)
 );

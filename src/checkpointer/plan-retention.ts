@@ -3,9 +3,10 @@ export interface RetentionRow {
   ns: string;
   id: string;
   parent: string | null;
-  versions: Record<string, string | number> | null;
   /** LangGraph's `counters_since_delta_snapshot`: the delta channels not stored in this checkpoint. */
   counters: Record<string, unknown> | null;
+  /** Channels this checkpoint holds a stored value for. */
+  stored: string[] | null;
 }
 
 /**
@@ -15,12 +16,10 @@ export interface RetentionRow {
  * checkpoints and is rebuilt by replaying the writes of ancestors back to the nearest one that
  * stored a snapshot (`getDeltaChannelHistory`). LangGraph lists such channels in the checkpoint's
  * metadata (`counters_since_delta_snapshot`); for each of them, every ancestor up to and including
- * the one holding a stored value is kept too. (Our own message deltas need no ancestor: a stored
- * value refers to items, which are kept while any remaining value refers to them.)
- *
- * @param isStored whether a value is stored for (ns, channel, version)
+ * the one holding a stored value is kept too. (Our own storage needs no ancestor: a checkpoint
+ * refers to items, which are kept while any remaining checkpoint or write refers to them.)
  */
-export function checkpointsToDelete(rows: RetentionRow[], keepLast: number, isStored: (ns: string, channel: string, version: string) => boolean): RetentionRow[] {
+export function checkpointsToDelete(rows: RetentionRow[], keepLast: number): RetentionRow[] {
   const byKey = new Map<string, RetentionRow>();
   const byNs = new Map<string, RetentionRow[]>();
   for (const row of rows) {
@@ -37,13 +36,13 @@ export function checkpointsToDelete(rows: RetentionRow[], keepLast: number, isSt
   for (const k of [...keep]) {
     const row = byKey.get(k)!;
     for (const channel of Object.keys(row.counters ?? {})) {
-      if (storedAt(row, channel, isStored)) continue;
+      if (storedAt(row, channel)) continue;
       let cursor = row.parent;
       while (cursor !== null) {
         const ancestor = byKey.get(key(row.ns, cursor));
         if (!ancestor) break;
         keep.add(key(ancestor.ns, ancestor.id));
-        if (storedAt(ancestor, channel, isStored)) break;
+        if (storedAt(ancestor, channel)) break;
         cursor = ancestor.parent;
       }
     }
@@ -51,9 +50,8 @@ export function checkpointsToDelete(rows: RetentionRow[], keepLast: number, isSt
   return rows.filter((row) => !keep.has(key(row.ns, row.id)));
 }
 
-function storedAt(row: RetentionRow, channel: string, isStored: (ns: string, channel: string, version: string) => boolean): boolean {
-  const version = row.versions?.[channel];
-  return version !== undefined && isStored(row.ns, channel, String(version));
+function storedAt(row: RetentionRow, channel: string): boolean {
+  return row.stored?.includes(channel) ?? false;
 }
 
 function key(ns: string, id: string): string {

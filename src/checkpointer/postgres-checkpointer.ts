@@ -19,26 +19,34 @@ import { openDatabase, type OpenDatabaseOptions } from "../db/open.js";
 import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
 import { DEFAULTS, type PostgresCheckpointerOptions } from "./options.js";
 import { nextChannelVersion } from "./versions.js";
-import { CheckpointCache, ThreadCache, type ChannelState } from "./thread-cache.js";
-import { planItems } from "./plan-items.js";
+import { joinCheckpoint, splitCheckpoint, type CheckpointColumns } from "./checkpoint-row.js";
+import { CheckpointCache, ThreadCache, type ChannelState, type ItemSource } from "./thread-cache.js";
+import { Dumper, ValuePlanner, digest, joinRecord, needsHash } from "./plan-value.js";
+import { expandRanges, isInlineRef, isRef, refSeqs, type RecordRef, type Ref } from "./refs.js";
+import { ThreadLocks } from "./thread-lock.js";
 import { queryPrepared } from "./prepared-query.js";
-import { itemTokens } from "./item-tokens.js";
+import { fingerprintOf, type Fingerprint } from "./item-fingerprint.js";
 import { checkpointsToDelete, type RetentionRow } from "./plan-retention.js";
 import {
   DELETE_THREAD_SQL,
   PRUNE_DELETE_CHECKPOINTS_SQL,
   PRUNE_ITEMS_SQL,
   PRUNE_SCAN_SQL,
-  PRUNE_STORED_VALUES_SQL,
-  PRUNE_VALUES_SQL,
+  PUT_FROM_ANCESTORS_SQL,
   PUT_SQL,
   PUT_WRITES_SQL,
   SWEEP_IDLE_THREADS_SQL,
   readSql,
   type PutParams,
-  type PutRow,
+  type PutWritesParams,
   type ReadRow,
+  type SourceParams,
+  type StoreRow,
 } from "./sql.js";
+
+// One each per module: constructing a TextDecoder costs more than decoding a checkpoint's metadata.
+const UTF8_DECODER = new TextDecoder();
+const UTF8_ENCODER = new TextEncoder();
 
 /** A thread's row: who owns it, when it was active, and the size of its conversation. */
 export interface CheckpointThread {
@@ -74,6 +82,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
   private readonly options: PostgresCheckpointerOptions;
   private readonly ownsDatabase: boolean;
   private readonly cache: CheckpointCache;
+  private readonly locks = new ThreadLocks();
   private readonly putsSincePrune = new Map<string, number>();
   private sweeper?: NodeJS.Timeout;
 
@@ -119,7 +128,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     return new PostgresCheckpointer(db, rest, true);
   }
 
-  /** Channel versions are unique per write (see `nextChannelVersion`), so forks never collide. */
+  /** The next integer, also after string versions another saver wrote (see `nextChannelVersion`). */
   override getNextVersion(current: number | undefined): number {
     return nextChannelVersion(current);
   }
@@ -182,50 +191,25 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     }
     const threadId = String(thread_id);
     const ns = String(checkpoint_ns);
-    const { channel_values: values, id: _id, ...rest } = checkpoint;
+    const values = checkpoint.channel_values;
     const [, metadataBytes] = await this.serde.dumpsTyped(metadata);
-    const fixed = {
+    const carried = Object.entries(checkpoint.channel_versions ?? {}).filter(([channel]) => !Object.prototype.hasOwnProperty.call(newVersions, channel));
+    const put: PendingPut = {
       threadId,
       ns,
       checkpointId: checkpoint.id,
       parentId: parentId ? String(parentId) : null,
-      checkpointJson: JSON.stringify(rest),
-      metadataJson: new TextDecoder().decode(metadataBytes),
+      columns: splitCheckpoint(checkpoint),
+      metadataJson: UTF8_DECODER.decode(metadataBytes),
       tenantId: scopeValue(config.configurable.tenant_id),
       userId: scopeValue(config.configurable.user_id),
+      values: values ?? {},
+      newVersions,
+      carried: carried.map(([channel, version]) => [channel, String(version)]),
     };
-    for (const useCache of [true, false]) {
-      const thread = useCache ? this.cache.get(threadId) : undefined;
-      const plan = await this.planPut(thread, ns, values ?? {}, newVersions);
-      const params: PutParams = [
-        fixed.threadId, fixed.ns, fixed.checkpointId, fixed.parentId, fixed.checkpointJson, fixed.metadataJson,
-        fixed.tenantId, fixed.userId, plan.items.length, plan.messageCount, plan.messageTokens,
-        plan.known ? thread!.epoch : null, plan.known ? thread!.nextSeq! : null,
-        plan.items.map((i) => i.type), plan.items.map((i) => i.blob), plan.items.map((i) => i.tokens),
-        plan.blobs.map((b) => b.channel), plan.blobs.map((b) => b.version), plan.blobs.map((b) => b.type),
-        plan.blobs.map((b) => b.blob), plan.blobs.map((b) => (b.ranges ? `{${b.ranges.join(",")}}` : null)),
-        plan.bases.map((b) => b.channel), plan.bases.map((b) => b.version), plan.bases.map((b) => `{${b.ranges.join(",")}}`),
-      ];
-      const { rows } = await queryPrepared<PutRow>(this.db, PUT_SQL, params);
-      const row = rows[0];
-      if (!row.parent_ok) {
-        throw new MemoryError(
-          ErrorCodes.CHECKPOINT_PARENT_MISSING,
-          `thread ${threadId}: the parent checkpoint ${fixed.parentId} (namespace "${ns}") is not stored; it was deleted (retention, deleteThread) or the config names a checkpoint of another thread`,
-          { details: { threadId, checkpointNs: ns, parentId: fixed.parentId } },
-        );
-      }
-      if (row.base === null || row.epoch === null) {
-        // The cache no longer matches the database (another process wrote or pruned): retry once
-        // without it, which stores the value afresh.
-        this.cache.drop(threadId);
-        continue;
-      }
-      this.remember(threadId, ns, Number(row.epoch), Number(row.base), plan, new Set(row.inserted ?? []));
-      await this.maybePrune(threadId);
-      return { configurable: { thread_id: config.configurable.thread_id, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
-    }
-    throw new MemoryError(ErrorCodes.DB_QUERY_FAILED, `thread ${threadId}: the checkpoint could not be stored after a retry; nothing was written`);
+    await this.locks.run(threadId, () => this.putLocked(put));
+    await this.maybePrune(threadId);
+    return { configurable: { thread_id: config.configurable.thread_id, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
   async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath = ""): Promise<void> {
@@ -235,20 +219,31 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     // One row per idx; a repeated special write (same negative idx) keeps the last, as MemorySaver.
     const byIdx = new Map<number, { channel: string; value: unknown }>();
     writes.forEach(([channel, value], i) => byIdx.set(WRITES_IDX_MAP[channel] ?? i, { channel, value }));
-    const entries = [...byIdx.entries()];
-    const dumped = await Promise.all(entries.map(([, w]) => this.serde.dumpsTyped(w.value)));
-    await queryPrepared(this.db, PUT_WRITES_SQL, [
-      String(thread_id), String(checkpoint_ns), String(checkpoint_id), String(taskId), taskPath ?? "",
-      entries.map(([idx]) => idx), entries.map(([, w]) => w.channel), dumped.map(([type]) => type), dumped.map(([, bytes]) => toBytes(bytes)),
-    ]);
+    // Serialize now: LangGraph's reducer assigns ids to these messages in place right after.
+    const dumper = new Dumper(this.serde);
+    for (const w of byIdx.values()) dumper.prime(w.value);
+    const threadId = String(thread_id);
+    await this.locks.run(threadId, () =>
+      this.putWritesLocked({
+        threadId,
+        ns: String(checkpoint_ns),
+        checkpointId: String(checkpoint_id),
+        taskId: String(taskId),
+        taskPath: taskPath ?? "",
+        writes: [...byIdx.entries()].map(([idx, w]) => ({ idx, ...w })),
+        dumper,
+      }),
+    );
   }
 
   /** Delete every row of the thread: checkpoints, values, items, writes and the thread row. */
   async deleteThread(threadId: string): Promise<void> {
     const id = String(threadId);
-    this.cache.drop(id);
-    this.putsSincePrune.delete(id);
-    await this.db.query(DELETE_THREAD_SQL, [id]);
+    await this.locks.run(id, async () => {
+      this.cache.drop(id);
+      this.putsSincePrune.delete(id);
+      await this.db.query(DELETE_THREAD_SQL, [id]);
+    });
   }
 
   /** The thread's row, or undefined when the thread has no checkpoint. */
@@ -275,21 +270,18 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     if (keepLast === undefined) throw invalidInput("keepLast", "is not configured; pass it or set retention.keepLast");
     if (!Number.isInteger(keepLast) || keepLast < 1) throw invalidInput("keepLast", "must be an integer ≥ 1");
     const id = String(threadId);
-    return this.db.transaction(async (tx) => {
-      const { rows } = await tx.query<RetentionRow>(PRUNE_SCAN_SQL, [id]);
-      if (rows.length <= keepLast) return 0;
-      const deltaChannels = [...new Set(rows.flatMap((r) => Object.keys(r.counters ?? {})))];
-      const stored = new Set<string>();
-      if (deltaChannels.length > 0) {
-        const values = await tx.query<{ ns: string; channel: string; version: string }>(PRUNE_STORED_VALUES_SQL, [id, deltaChannels]);
-        for (const v of values.rows) stored.add(`${v.ns}\u0000${v.channel}\u0000${v.version}`);
-      }
-      const doomed = checkpointsToDelete(rows, keepLast, (ns, ch, ver) => stored.has(`${ns}\u0000${ch}\u0000${ver}`));
-      if (doomed.length === 0) return 0;
-      await tx.query(PRUNE_DELETE_CHECKPOINTS_SQL, [id, doomed.map((r) => r.ns), doomed.map((r) => r.id)]);
-      await tx.query(PRUNE_VALUES_SQL, [id]);
-      await tx.query(PRUNE_ITEMS_SQL, [id]);
-      return doomed.length;
+    return this.locks.run(id, async () => {
+      const result = await this.db.transaction(async (tx) => {
+        const { rows } = await tx.query<RetentionRow>(PRUNE_SCAN_SQL, [id]);
+        if (rows.length <= keepLast) return { doomed: [] as RetentionRow[], gone: [] as number[] };
+        const doomed = checkpointsToDelete(rows, keepLast);
+        if (doomed.length === 0) return { doomed, gone: [] as number[] };
+        await tx.query(PRUNE_DELETE_CHECKPOINTS_SQL, [id, doomed.map((r) => r.ns), doomed.map((r) => r.id)]);
+        const items = await tx.query<{ seq: number }>(PRUNE_ITEMS_SQL, [id]);
+        return { doomed, gone: items.rows.map((r) => Number(r.seq)) };
+      });
+      if (result.doomed.length > 0) this.cache.get(id)?.forget(result.gone, new Set(result.doomed.map((r) => `${r.ns}\u0000${r.id}`)));
+      return result.doomed.length;
     });
   }
 
@@ -321,61 +313,152 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
 
   // ── writing ────────────────────────────────────────────────────────────────────────────────
 
-  private async planPut(thread: ThreadCache | undefined, ns: string, values: Record<string, unknown>, newVersions: ChannelVersions): Promise<PutPlan> {
-    const known = thread !== undefined && thread.nextSeq !== undefined;
-    const plan: PutPlan = { known, items: [], blobs: [], bases: [], channels: [], messageCount: null, messageTokens: null };
-    const maxRanges = this.options.maxItemRanges ?? DEFAULTS.maxItemRanges;
+  private async putLocked(put: PendingPut): Promise<void> {
+    const { threadId, ns } = put;
+    const dumper = new Dumper(this.serde);
     const messagesChannel = this.options.messagesChannel ?? DEFAULTS.messagesChannel;
-    for (const [channel, rawVersion] of Object.entries(newVersions)) {
-      const version = String(rawVersion);
-      // A channel without a value (consumed, cleared) stores nothing: a version with no stored
-      // value reads as "no value", exactly what the official saver's 'empty' rows say.
-      if (!Object.prototype.hasOwnProperty.call(values, channel)) continue;
-      const value = values[channel];
-      if (!Array.isArray(value)) {
-        const [type, bytes] = await this.serde.dumpsTyped(value);
-        plan.blobs.push({ channel, version, type, blob: toBytes(bytes), ranges: null });
-        continue;
-      }
-      const base = known ? thread!.channels.get(ThreadCache.channelKey(ns, channel)) : undefined;
-      const items = planItems(value, known ? thread : undefined, base, maxRanges, plan.items.length);
-      const firstNew = plan.items.length;
-      const dumped = await Promise.all(items.newItems.map((item) => this.serde.dumpsTyped(item)));
-      items.newItems.forEach((item, k) => {
-        plan.items.push({ value: item, type: dumped[k][0], blob: toBytes(dumped[k][1]), tokens: itemTokens(item) });
-      });
-      plan.blobs.push({ channel, version, type: "items", blob: null, ranges: items.ranges });
-      if (items.reusesBase) plan.bases.push({ channel, version: base!.version, ranges: base!.ranges });
-      plan.channels.push({ channel, version, ranges: items.ranges, seqs: items.seqs, firstNew, value });
-      if (ns === "" && channel === messagesChannel) {
-        let tokens = 0;
-        if (items.seqs) {
-          // Known numbering: new items are nextSeq + (their index in plan.items) + 1.
-          const next = thread!.nextSeq!;
-          for (const seq of items.seqs) tokens += seq > next ? plan.items[seq - next - 1].tokens : thread!.items.get(seq)!.tokens;
-        } else {
-          for (let k = firstNew; k < plan.items.length; k += 1) tokens += plan.items[k].tokens;
+    let thread = this.cache.get(threadId);
+    let numbering = numberingOf(thread);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+      const planner = new ValuePlanner(thread, ns, numbering.next, dumper, this.maxRanges, messagesChannel);
+      const vals: PlannedValue[] = [];
+      let messageCount: number | null = null;
+      let messageTokens: number | null = null;
+      for (const [channel, rawVersion] of Object.entries(put.newVersions)) {
+        // A channel without a value (consumed, cleared) stores nothing: a version with no stored
+        // value reads as "no value", exactly what the official saver's 'empty' rows say.
+        if (!Object.prototype.hasOwnProperty.call(put.values, channel)) continue;
+        const value = put.values[channel];
+        const { ref, seqs } = await planner.plan(value, thread?.channels.get(ThreadCache.channelKey(ns, channel)), channel);
+        vals.push({ channel, version: String(rawVersion), refText: JSON.stringify(ref), seqs, value });
+        if (ns === "" && channel === messagesChannel && Array.isArray(value)) {
+          messageCount = value.length;
+          messageTokens = seqs.length === value.length ? seqs.reduce((sum, seq) => sum + planner.tokensOf(seq), 0) : 0;
         }
-        plan.messageCount = value.length;
-        plan.messageTokens = tokens;
       }
+      const params: PutParams = [
+        threadId, ns, put.checkpointId, put.parentId,
+        put.columns.v, put.columns.ts, put.columns.channelVersions, put.columns.versionsSeen, put.columns.extra,
+        put.metadataJson, put.tenantId, put.userId,
+        planner.reserved, messageCount, messageTokens, numbering.epoch, numbering.next,
+        planner.items.map((i) => i.seq), planner.items.map((i) => i.type), planner.items.map((i) => i.blob), planner.items.map((i) => i.tokens),
+        vals.map((v) => v.channel), vals.map((v) => v.refText),
+        put.carried.map(([c]) => c), put.carried.map(([, v]) => v),
+        ...sourceParams(planner),
+      ];
+      let row = (await queryPrepared<StoreRow>(this.db, PUT_SQL, params)).rows[0];
+      // The parent does not hold an unchanged channel at the checkpoint's version (not LangGraph's
+      // way, but a caller may skip checkpoints): take it from the nearest ancestor that does.
+      if (row.parent_ok && row.carry_ok === false) row = (await queryPrepared<StoreRow>(this.db, PUT_FROM_ANCESTORS_SQL, params)).rows[0];
+      if (!row.parent_ok) {
+        throw new MemoryError(
+          ErrorCodes.CHECKPOINT_PARENT_MISSING,
+          `thread ${threadId}: the parent checkpoint ${put.parentId} (namespace "${ns}") is not stored; it was deleted (retention, deleteThread) or the config names a checkpoint of another thread`,
+          { details: { threadId, checkpointNs: ns, parentId: put.parentId } },
+        );
+      }
+      if (row.epoch !== null) {
+        this.rememberPut(put, Number(row.epoch), planner, vals);
+        return;
+      }
+      ({ thread, numbering } = this.afterConflict(threadId, thread, row));
     }
-    return plan;
+    throw new MemoryError(ErrorCodes.DB_QUERY_FAILED, `thread ${threadId}: the checkpoint could not be stored after ${MAX_ATTEMPTS} attempts (other writers kept changing the thread); nothing was written`, {
+      retryable: true,
+    });
   }
 
-  /** After a committed put: the cache learns the new items and the channels' new versions. */
-  private remember(threadId: string, ns: string, epoch: number, base: number, plan: PutPlan, inserted: Set<string>): void {
-    const thread = this.cache.ensure(threadId, epoch, base + plan.items.length);
-    plan.items.forEach((item, k) => thread.addItem(base + k + 1, item.value, item.tokens));
-    for (const ch of plan.channels) {
-      const key = ThreadCache.channelKey(ns, ch.channel);
-      if (!inserted.has(ch.channel)) {
-        // The version was already stored (by someone else): we do not know its items.
-        thread.channels.delete(key);
-        continue;
+  private async putWritesLocked(w: PendingWrites): Promise<void> {
+    const { threadId, ns } = w;
+    let thread = this.cache.get(threadId);
+    let numbering = numberingOf(thread);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+      const planner = new ValuePlanner(thread, ns, numbering.next, w.dumper, this.maxRanges, this.options.messagesChannel ?? DEFAULTS.messagesChannel);
+      const planned: Array<[number, string, Ref]> = [];
+      for (const { idx, channel, value } of w.writes) {
+        const { ref } = await planner.plan(value, thread?.channels.get(ThreadCache.channelKey(ns, channel)), channel);
+        planned.push([idx, channel, ref]);
       }
-      const ranges = ch.ranges.map((x) => (x < 0 ? base - x : x));
-      thread.channels.set(key, { version: ch.version, ranges, seqs: ch.seqs ?? expandRanges(ranges), values: ch.value.slice() });
+      const params: PutWritesParams = [
+        threadId, ns, w.checkpointId, w.taskId, w.taskPath, planner.reserved, numbering.epoch, numbering.next, planner.items.length,
+        planner.items.map((i) => i.seq), planner.items.map((i) => i.type), planner.items.map((i) => i.blob), planner.items.map((i) => i.tokens),
+        JSON.stringify(planned),
+        ...sourceParams(planner),
+      ];
+      const { rows } = await queryPrepared<StoreRow>(this.db, PUT_WRITES_SQL, params);
+      const row = rows[0];
+      if (row.ok) {
+        if (planner.items.length > 0 && row.epoch !== null) {
+          const t = this.learnNumbering(threadId, Number(row.epoch), planner);
+          // Only remembered (not kept as values): LangGraph applies these objects next, and its
+          // reducer may change them in place.
+          const source: ItemSource = { kind: "write", ns, id: w.checkpointId, task: w.taskId };
+          for (const item of planner.items) t.remember(item.value, { seq: item.seq, source, fp: item.fp, hash: item.hash, tokens: item.tokens });
+          this.cache.trim();
+        }
+        return;
+      }
+      ({ thread, numbering } = this.afterConflict(threadId, thread, row));
+    }
+    throw new MemoryError(ErrorCodes.DB_QUERY_FAILED, `thread ${threadId}: the writes of task ${w.taskId} could not be stored after ${MAX_ATTEMPTS} attempts; nothing was written`, {
+      retryable: true,
+    });
+  }
+
+  /**
+   * A statement stored nothing because the thread's numbering moved (another process wrote) or a
+   * row whose items it reused is gone (retention, deleteThread): retry with the numbering the
+   * statement found, reusing only what is still safe to reuse.
+   */
+  private afterConflict(threadId: string, thread: ThreadCache | undefined, row: StoreRow): { thread: ThreadCache | undefined; numbering: Numbering } {
+    if (row.cur_epoch === null) {
+      this.cache.drop(threadId);
+      return { thread: undefined, numbering: { epoch: null, next: 0 } };
+    }
+    const epoch = Number(row.cur_epoch);
+    const next = Number(row.cur_next);
+    if (!row.sources_ok || thread === undefined || thread.epoch !== epoch) {
+      this.cache.drop(threadId);
+      return { thread: this.cache.ensure(threadId, epoch, next), numbering: { epoch, next } };
+    }
+    thread.nextSeq = next;
+    return { thread, numbering: { epoch, next } };
+  }
+
+  /** After a committed statement: the thread's counter and the streams' blocks are what the plan made them. */
+  private learnNumbering(threadId: string, epoch: number, planner: ValuePlanner): ThreadCache {
+    const thread = this.cache.ensure(threadId, epoch, planner.counter + planner.reserved);
+    thread.blocks = planner.blocks;
+    return thread;
+  }
+
+  /** After a committed put: the cache learns the new items and the channels' new references. */
+  private rememberPut(put: PendingPut, epoch: number, planner: ValuePlanner, vals: PlannedValue[]): void {
+    const { threadId, ns } = put;
+    const thread = this.learnNumbering(threadId, epoch, planner);
+    const source = { kind: "cp" as const, ns, id: put.checkpointId };
+    for (const item of planner.items) {
+      thread.addItem(item.seq, item.value, item.tokens, item.hash, item.fp);
+      thread.remember(item.value, { seq: item.seq, source, fp: item.fp, hash: item.hash, tokens: item.tokens });
+    }
+    // Items found among recent writes: now part of a value, kept like the value's other items.
+    for (const m of planner.matched.values()) if (!thread.items.has(m.seq)) thread.addItem(m.seq, m.value, m.tokens, m.hash, m.fp);
+    for (const v of vals) {
+      thread.channels.set(ThreadCache.channelKey(ns, v.channel), {
+        version: v.version,
+        source,
+        refText: v.refText,
+        seqs: v.seqs,
+        values: Array.isArray(v.value) ? v.value.slice() : undefined,
+      });
+    }
+    for (const channel of Object.keys(put.newVersions)) {
+      if (!vals.some((v) => v.channel === channel)) thread.channels.delete(ThreadCache.channelKey(ns, channel));
+    }
+    // Unchanged channels were copied from the parent: this checkpoint now holds them too.
+    for (const [channel, version] of put.carried) {
+      const state = thread.channels.get(ThreadCache.channelKey(ns, channel));
+      if (state && state.source.ns === ns && state.source.id === put.parentId && state.version === version) state.source = source;
     }
     this.cache.trim();
   }
@@ -396,23 +479,22 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
 
   /**
    * Run one read statement and rebuild its checkpoints. `cacheThread` names the single thread the
-   * read is confined to (its cached items need not be fetched); `seedChannels` records the read
-   * checkpoint's array values as the base of the next put (getTuple: the checkpoint a run resumes).
+   * read is confined to (its cached items need not be fetched); `seed` records the read
+   * checkpoint's values and pending writes as the base of the next put (getTuple: the checkpoint a
+   * run resumes).
    */
-  private async read(where: string, params: unknown[], limit: number | null, cacheThread: string | undefined, seedChannels: boolean): Promise<CheckpointTuple[]> {
+  private async read(where: string, params: unknown[], limit: number | null, cacheThread: string | undefined, seed: boolean): Promise<CheckpointTuple[]> {
     const useReadCache = this.options.readCache ?? true;
     const cached = cacheThread !== undefined ? this.cache.get(cacheThread) : undefined;
     const knownParams = useReadCache && cached ? [cacheThread, cached.epoch, cached.knownMultirange()] : [null, null, "{}"];
     const { rows } = await queryPrepared<ReadRow>(this.db, readSql(where), [...knownParams, limit, ...params]);
     const cps: ReadRow[] = [];
-    const values = new Map<string, ReadRow>();
     const itemRows = new Map<string, ReadRow[]>();
     const writes = new Map<string, ReadRow[]>();
     const sends = new Map<string, ReadRow[]>();
     for (const row of rows) {
       switch (row.k) {
         case 0: cps.push(row); break;
-        case 1: values.set(valueKey(row.thread_id, row.ns!, row.a!, row.b!), row); break;
         case 2: pushTo(itemRows, row.thread_id, row); break;
         case 3: pushTo(writes, cpKey(row.thread_id, row.ns!, row.a!), row); break;
         case 4: pushTo(sends, cpKey(row.thread_id, row.ns!, row.a!), row); break;
@@ -420,9 +502,11 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     }
     cps.sort((x, y) => compareCodePoints(y.a!, x.a!) || compareCodePoints(y.thread_id, x.thread_id) || compareCodePoints(y.ns!, x.ns!));
 
-    // Items: decoded once per read, shared by every value that contains them.
+    // Items: decoded once per read, shared by every value and write that refers to them.
     const threadItems = new Map<string, Map<number, unknown>>();
     const threadCaches = new Map<string, ThreadCache>();
+    // Fetched items of the cached thread as they were decoded (for remembering pending writes).
+    const itemRowInfo = new Map<number, { fp: Fingerprint; hash?: string; tokens: number }>();
     for (const cp of cps) {
       if (cacheThread === undefined || cp.thread_id !== cacheThread || cp.n === null || threadCaches.has(cp.thread_id)) continue;
       threadCaches.set(cp.thread_id, this.cache.ensure(cp.thread_id, Number(cp.n), Number(cp.m)));
@@ -432,62 +516,75 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
       const map = new Map<number, unknown>();
       const tc = threadCaches.get(threadId);
       list.forEach((r, i) => {
-        map.set(Number(r.n), decoded[i]);
-        tc?.addItem(Number(r.n), decoded[i], Number(r.m));
+        const seq = Number(r.n);
+        map.set(seq, decoded[i]);
+        const hash = needsHash(decoded[i]) ? digest(r.blob!) : undefined;
+        if (tc) {
+          tc.addItem(seq, decoded[i], Number(r.m), hash);
+          itemRowInfo.set(seq, { fp: fingerprintOf(decoded[i]), hash, tokens: Number(r.m) });
+        }
       });
       threadItems.set(threadId, map);
     }
 
-    const decodedValues = new Map<string, Promise<unknown>>();
     const tuples: CheckpointTuple[] = [];
     for (const cp of cps) {
       const threadId = cp.thread_id;
       const ns = cp.ns!;
       const id = cp.a!;
       const where = () => `checkpoint ${id} of thread ${threadId} (namespace "${ns}")`;
-      const stored = parseJson<Omit<Checkpoint, "id" | "channel_values">>(cp.c!, where);
-      const checkpoint: Checkpoint = { ...(stored as Checkpoint), id, channel_values: {} };
-      checkpoint.channel_versions ??= {};
-      checkpoint.versions_seen ??= {};
+      const tc = threadCaches.get(threadId);
+      const items: ItemLookup = { fetched: threadItems.get(threadId), cached: tc };
+      const checkpoint = joinCheckpoint(id, {
+        v: cp.v === null ? null : Number(cp.v),
+        ts: cp.h,
+        channelVersions: parseJson(cp.c ?? "{}", where),
+        versionsSeen: parseJson(cp.f ?? "{}", where),
+        extra: cp.g === null ? null : parseJson<Record<string, unknown>>(cp.g, where),
+      });
+      const vals = parseJson<Record<string, unknown>>(cp.e ?? "{}", where);
       const seeds: Array<[string, ChannelState]> = [];
-      for (const [channel, rawVersion] of Object.entries(checkpoint.channel_versions)) {
-        const version = String(rawVersion);
-        const key = valueKey(threadId, ns, channel, version);
-        const row = values.get(key);
-        if (!row || row.c === "empty") continue;
-        if (row.c === "items") {
-          const ranges = (row.items ?? []).map(Number);
-          if (ranges.length % 2 !== 0) throw corrupt(`${where()}: channel ${channel} has a malformed item list`, { threadId, channel, version });
-          const tc = threadCaches.get(threadId);
-          const known = useReadCache ? tc?.channels.get(ThreadCache.channelKey(ns, channel)) : undefined;
-          if (known?.values && known.version === version && sameNumbers(known.ranges, ranges)) {
-            // The version this process last wrote or read: copy it (one array of references).
-            checkpoint.channel_values[channel] = known.values.slice();
-            continue;
-          }
-          const value = this.assembleItems(ranges, threadItems.get(threadId), tc, () => `${where()}: channel ${channel} version ${version}`);
-          checkpoint.channel_values[channel] = value;
-          if (seedChannels) seeds.push([ThreadCache.channelKey(ns, channel), { version, ranges, seqs: expandRanges(ranges), values: value.slice() }]);
-        } else {
-          let p = decodedValues.get(key);
-          if (!p) {
-            p = this.decode(row.c!, row.blob!, () => `${where()}: channel ${channel} version ${version}`);
-            decodedValues.set(key, p);
-          }
-          checkpoint.channel_values[channel] = await p;
+      const source = { kind: "cp" as const, ns, id };
+      for (const [channel, raw] of Object.entries(vals)) {
+        const what = () => `${where()}: channel ${channel}`;
+        const ref = asRef(raw, what);
+        const refText = JSON.stringify(ref);
+        const known = useReadCache ? tc?.channels.get(ThreadCache.channelKey(ns, channel)) : undefined;
+        if (known?.values && known.refText === refText) {
+          // The value this process last wrote or read: copy it (one array of references).
+          checkpoint.channel_values[channel] = known.values.slice();
+          continue;
+        }
+        const value = await this.resolve(ref, items, what);
+        checkpoint.channel_values[channel] = value;
+        if (seed && tc) {
+          const version = String(checkpoint.channel_versions[channel] ?? "");
+          seeds.push([ThreadCache.channelKey(ns, channel), { version, source, refText, seqs: refSeqs(ref), values: Array.isArray(value) ? value.slice() : undefined }]);
         }
       }
-      const pendingSends = sends.get(cpKey(threadId, ns, id));
-      if (pendingSends && pendingSends.length > 0 && (checkpoint.v ?? 0) < 4) {
-        const sorted = sortWrites(pendingSends);
-        checkpoint.channel_values[TASKS] = await Promise.all(sorted.map((w) => this.decode(w.d!, w.blob!, where)));
+      const pendingSends = expandWrites(sends.get(cpKey(threadId, ns, id)) ?? [], where).filter((w) => w.channel === TASKS);
+      if (pendingSends.length > 0 && (checkpoint.v ?? 0) < 4) {
+        checkpoint.channel_values[TASKS] = await Promise.all(pendingSends.map((w) => this.resolve(w.ref, items, where)));
         const versions = Object.values(checkpoint.channel_versions);
         checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : this.getNextVersion(undefined);
       }
-      const pendingWrites: CheckpointPendingWrite[] = await Promise.all(
-        sortWrites(writes.get(cpKey(threadId, ns, id)) ?? []).map(async (w) => [w.b!, w.c!, await this.decode(w.d!, w.blob!, where)] as CheckpointPendingWrite),
-      );
-      const metadata = (await this.decode("json", new TextEncoder().encode(cp.d!), where)) as CheckpointMetadata;
+      const pendingWrites: CheckpointPendingWrite[] = [];
+      for (const w of expandWrites(writes.get(cpKey(threadId, ns, id)) ?? [], where)) {
+        const what = () => `${where()}: write ${w.idx} of task ${w.task}`;
+        pendingWrites.push([w.task, w.channel, await this.resolve(w.ref, items, what)]);
+        if (seed && tc) {
+          const writeSource: ItemSource = { kind: "write", ns, id, task: w.task };
+          const ref = w.ref;
+          for (const seq of refSeqs(ref)) {
+            const value = itemValue(seq, items, what);
+            const info = tc.items.get(seq);
+            const fetched = items.fetched?.get(seq) === value ? itemRowInfo.get(seq) : undefined;
+            if (info && info.value === value) tc.remember(value, { seq, source: writeSource, fp: info.fp, hash: info.hash, tokens: info.tokens });
+            else if (fetched) tc.remember(value, { seq, source: writeSource, ...fetched });
+          }
+        }
+      }
+      const metadata = (await this.decode("json", UTF8_ENCODER.encode(cp.d!), where)) as CheckpointMetadata;
       const tuple: CheckpointTuple = {
         config: { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: id } },
         checkpoint,
@@ -495,7 +592,6 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
         pendingWrites,
       };
       if (cp.b) tuple.parentConfig = { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: cp.b } };
-      const tc = threadCaches.get(threadId);
       if (tc) for (const [key, state] of seeds) tc.channels.set(key, state);
       tuples.push(tuple);
     }
@@ -503,23 +599,19 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     return tuples;
   }
 
-  private assembleItems(ranges: number[], fetched: Map<number, unknown> | undefined, cached: ThreadCache | undefined, where: () => string): unknown[] {
-    const out: unknown[] = [];
-    for (let i = 0; i < ranges.length; i += 2) {
-      for (let seq = ranges[i]; seq <= ranges[i + 1]; seq += 1) {
-        if (fetched?.has(seq)) out.push(fetched.get(seq));
-        else {
-          const item = cached?.items.get(seq);
-          if (!item) {
-            throw new MemoryError(ErrorCodes.CHECKPOINT_PARENT_MISSING, `${where()} refers to item ${seq}, which is not stored; the thread was pruned or edited outside the checkpointer`, {
-              details: { seq },
-            });
-          }
-          out.push(item.value);
-        }
-      }
+  /** Rebuild a value from its reference. */
+  private async resolve(ref: Ref, items: ItemLookup, where: () => string): Promise<unknown> {
+    if (typeof ref === "number") return itemValue(ref, items, where);
+    if (Array.isArray(ref)) return expandRanges(ref).map((seq) => itemValue(seq, items, where));
+    if (isInlineRef(ref)) return this.decode("json", UTF8_ENCODER.encode(JSON.stringify(ref.v)), where);
+    const record = ref as RecordRef;
+    const elements = expandRanges(record.i).map((seq) => itemValue(seq, items, where));
+    const rest = "v" in record ? await this.decode("json", UTF8_ENCODER.encode(JSON.stringify(record.v)), where) : elements.shift();
+    try {
+      return joinRecord(rest, record.k, elements);
+    } catch (err) {
+      throw corrupt(`${where()}: ${(err as Error).message}`, {}, err);
     }
-    return out;
   }
 
   private async decode(type: string, bytes: Uint8Array, where: () => string): Promise<unknown> {
@@ -529,17 +621,111 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
       throw corrupt(`${where()} cannot be decoded (${(err as Error).message}); restore it from a backup or delete the thread`, { type }, err);
     }
   }
+
+  private get maxRanges(): number {
+    return this.options.maxItemRanges ?? DEFAULTS.maxItemRanges;
+  }
 }
 
-interface PutPlan {
-  /** The cache's item numbering was used (the put checks it still holds). */
-  known: boolean;
-  items: Array<{ value: unknown; type: string; blob: Uint8Array; tokens: number }>;
-  blobs: Array<{ channel: string; version: string; type: string; blob: Uint8Array | null; ranges: number[] | null }>;
-  bases: Array<{ channel: string; version: string; ranges: number[] }>;
-  channels: Array<{ channel: string; version: string; ranges: number[]; seqs: number[] | undefined; firstNew: number; value: readonly unknown[] }>;
-  messageCount: number | null;
-  messageTokens: number | null;
+const MAX_ATTEMPTS = 4;
+
+/** The thread's item numbering a statement assumes: epoch null and 0 for a thread not stored yet. */
+interface Numbering {
+  epoch: number | null;
+  next: number;
+}
+
+function numberingOf(thread: ThreadCache | undefined): Numbering {
+  return thread?.nextSeq !== undefined ? { epoch: thread.epoch, next: thread.nextSeq } : { epoch: null, next: 0 };
+}
+
+interface PendingPut {
+  threadId: string;
+  ns: string;
+  checkpointId: string;
+  parentId: string | null;
+  columns: CheckpointColumns;
+  metadataJson: string;
+  tenantId: string | null;
+  userId: string | null;
+  values: Record<string, unknown>;
+  newVersions: ChannelVersions;
+  /** Channels whose version did not change, with that version. */
+  carried: Array<[string, string]>;
+}
+
+interface PendingWrites {
+  threadId: string;
+  ns: string;
+  checkpointId: string;
+  taskId: string;
+  taskPath: string;
+  writes: Array<{ idx: number; channel: string; value: unknown }>;
+  dumper: Dumper;
+}
+
+interface PlannedValue {
+  channel: string;
+  version: string;
+  refText: string;
+  seqs: number[];
+  value: unknown;
+}
+
+interface ItemLookup {
+  fetched: Map<number, unknown> | undefined;
+  cached: ThreadCache | undefined;
+}
+
+function itemValue(seq: number, items: ItemLookup, where: () => string): unknown {
+  if (items.fetched?.has(seq)) return items.fetched.get(seq);
+  const cached = items.cached?.items.get(seq);
+  if (!cached) {
+    throw new MemoryError(ErrorCodes.CHECKPOINT_PARENT_MISSING, `${where()} refers to item ${seq}, which is not stored; the thread was pruned or edited outside the checkpointer`, {
+      details: { seq },
+    });
+  }
+  return cached.value;
+}
+
+function asRef(raw: unknown, where: () => string): Ref {
+  if (!isRef(raw)) throw corrupt(`${where()} has a malformed value reference`, { ref: raw });
+  return raw;
+}
+
+/** The rows the plan reuses items from (all in the statement's namespace, see `ValuePlanner`). */
+function sourceParams(planner: ValuePlanner): SourceParams {
+  const cps = [...planner.sources.values()].filter((s) => s.kind === "cp");
+  const ws = [...planner.sources.values()].filter((s): s is Extract<ItemSource, { kind: "write" }> => s.kind === "write");
+  return [cps.map((s) => s.id), ws.map((s) => s.id), ws.map((s) => s.task), ws.map((s) => `${s.id}\u0001${s.task}`)];
+}
+
+interface FlatWrite {
+  task: string;
+  path: string;
+  idx: number;
+  channel: string;
+  ref: Ref;
+}
+
+/** The writes of task rows, one entry per write, in LangGraph's write order. */
+function expandWrites(rows: ReadRow[], where: () => string): FlatWrite[] {
+  const out: FlatWrite[] = [];
+  for (const row of rows) {
+    const what = () => `${where()}: the writes of task ${row.b}`;
+    const list = parseJson<unknown>(row.d!, what);
+    if (!Array.isArray(list)) throw corrupt(`${what()} are malformed`, { task: row.b });
+    for (const entry of list) {
+      if (!Array.isArray(entry) || entry.length !== 3 || !Number.isInteger(entry[0]) || typeof entry[1] !== "string") {
+        throw corrupt(`${what()} are malformed`, { task: row.b });
+      }
+      out.push({ task: row.b!, path: row.e ?? "", idx: entry[0] as number, channel: entry[1], ref: asRef(entry[2], what) });
+    }
+  }
+  return out
+    .map((w) => ({ w, key: writesSortKey(w.path, w.task, w.idx) }))
+    .sort((x, y) => compareWritesSortKeys(x.key, y.key))
+    .map((x) => x.w);
 }
 
 function validateOptions(options: PostgresCheckpointerOptions): void {
@@ -556,29 +742,6 @@ function validateOptions(options: PostgresCheckpointerOptions): void {
 
 function scopeValue(v: unknown): string | null {
   return v === undefined || v === null || v === "" ? null : String(v);
-}
-
-function toBytes(bytes: Uint8Array | string): Uint8Array {
-  const b = typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes;
-  // pg encodes Buffers (not plain Uint8Arrays) as bytea, also inside arrays.
-  return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-}
-
-function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-function expandRanges(ranges: number[]): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < ranges.length; i += 2) for (let s = ranges[i]; s <= ranges[i + 1]; s += 1) out.push(s);
-  return out;
-}
-
-function sortWrites(rows: ReadRow[]): ReadRow[] {
-  return rows
-    .map((r) => ({ r, key: writesSortKey(r.e ?? "", r.b!, Number(r.n)) }))
-    .sort((x, y) => compareWritesSortKeys(x.key, y.key))
-    .map((x) => x.r);
 }
 
 function parseJson<T>(text: string, where: () => string): T {

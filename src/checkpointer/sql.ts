@@ -1,8 +1,17 @@
 /**
  * The checkpointer's SQL, one named statement per operation. Tables are unqualified: the driver's
  * search_path points at the configured schema. Every statement runs unchanged on server Postgres
- * and PGlite.
+ * and PGlite. Values are references to numbered items (see `refs.ts`).
  */
+import { refPairsSql } from "./refs.js";
+import { tsSql } from "./checkpoint-row.js";
+
+/**
+ * Rows of the statement's namespace that its reused items come from; each is locked FOR KEY SHARE
+ * and must exist. Checkpoints by id; task rows by checkpoint id and task id, and by both joined
+ * with U+0001 (the exact pairs).
+ */
+export type SourceParams = [cpIds: string[], wCpIds: string[], wTasks: string[], wKeys: string[]];
 
 /** Parameters of {@link PUT_SQL}, in order. */
 export type PutParams = [
@@ -10,115 +19,222 @@ export type PutParams = [
   ns: string,
   checkpointId: string,
   parentId: string | null,
-  checkpointJson: string,
+  /** See `checkpoint-row.ts`. */
+  v: number | null,
+  ts: string | null,
+  channelVersions: string,
+  versionsSeen: string,
+  extra: string | null,
   metadataJson: string,
   tenantId: string | null,
   userId: string | null,
-  newItemCount: number,
+  /** Item numbers this put reserves (new blocks): the thread's counter must then be `counter`. */
+  reserve: number,
   messageCount: number | null,
   messageTokens: number | null,
-  /** Known thread epoch (null: numbering unknown, let the database number new items). */
+  /** The thread's epoch this put assumes; null: the thread is not stored yet. */
   epoch: number | null,
-  /** The thread's next_item_seq this put expects (with `epoch`). */
-  expectedSeq: number | null,
+  /** The thread's item counter (next_item_seq) this put assumes, checked when it reserves. */
+  counter: number,
+  itemSeqs: number[],
   itemTypes: string[],
   itemBlobs: Uint8Array[],
   itemTokens: number[],
-  blobChannels: string[],
-  blobVersions: string[],
-  blobTypes: string[],
-  blobBlobs: Array<Uint8Array | null>,
-  /** Per blob row: item ranges as an int8[] literal ('{1,40,-1,-2}'), or null. */
-  blobRanges: Array<string | null>,
-  /** Blob rows whose items this put reuses: they must still exist, unchanged. */
-  baseChannels: string[],
-  baseVersions: string[],
-  baseRanges: string[],
+  /** Channels with a new version and a value, and their references (JSON text). */
+  valChannels: string[],
+  valRefs: string[],
+  /** Channels whose version did not change: their reference is copied from the parent. */
+  carriedChannels: string[],
+  carriedVersions: string[],
+  ...SourceParams,
 ];
 
-export interface PutRow {
-  parent_ok: boolean;
-  base: number | null;
+/** What a put or putWrites statement reports. */
+export interface StoreRow {
+  /** Put: the parent exists. */
+  parent_ok?: boolean;
+  /** Put: the parent holds every unchanged channel at the checkpoint's version. */
+  carry_ok?: boolean;
+  /** PutWrites: the writes were stored. */
+  ok?: boolean;
+  sources_ok: boolean;
+  /** The thread's epoch after storing new items; null when nothing was stored (put) or no item was new (putWrites). */
   epoch: number | null;
-  inserted: string[] | null;
+  /** The thread as the statement found it (for a retry with the right numbering). */
+  cur_epoch: number | null;
+  cur_next: number | null;
 }
+
+// Index lookups by ANY(array) rather than a join with unnest(): the plan does not depend on how
+// many sources there are, so the statement keeps one generic plan instead of being planned again
+// at every execution.
+const SOURCES_OK = (base: number) => `
+  SELECT (SELECT count(*) FROM (
+            SELECT 1 FROM checkpoints c
+            WHERE c.thread_id = $1 AND c.checkpoint_ns = $2 AND c.checkpoint_id = ANY ($${base}::text[])
+            FOR KEY SHARE) l) = coalesce(cardinality($${base}::text[]), 0)
+     AND (SELECT count(*) FROM (
+            SELECT 1 FROM checkpoint_writes w
+            WHERE w.thread_id = $1 AND w.checkpoint_ns = $2 AND w.checkpoint_id = ANY ($${base + 1}::text[])
+              AND w.task_id = ANY ($${base + 2}::text[]) AND w.checkpoint_id || chr(1) || w.task_id = ANY ($${base + 3}::text[])
+            FOR KEY SHARE) l) = coalesce(cardinality($${base + 3}::text[]), 0) AS ok`;
+
+const CURRENT_THREAD = `FROM (SELECT 1) one LEFT JOIN threads th ON th.thread_id = $1`;
 
 /**
  * Store one checkpoint in one statement: the thread row (owner, activity, token counts, item
- * numbering), new items, new channel values, and the checkpoint row. Everything is gated on three
- * checks, so a failed check stores nothing: the parent exists, the thread's item numbering is what
- * the caller's cache expects, and the values whose items are reused still exist (locked FOR KEY
- * SHARE so retention cannot remove them before this commits).
+ * numbering), the new items, and the checkpoint row with the references of its channel values —
+ * new ones from the caller, unchanged ones copied from the parent. Everything is gated on checks,
+ * so a failed check stores nothing: the parent exists, the thread's epoch (and, when the put
+ * reserves item numbers, its counter) is what the caller assumed, the rows whose items are reused
+ * still exist (locked FOR KEY SHARE so retention cannot remove them before this commits), and the
+ * parent holds every unchanged channel at the version the checkpoint names (else `carry_ok` is
+ * false: {@link PUT_FROM_ANCESTORS_SQL} stores it).
  */
-export const PUT_SQL = `
-WITH parent_ok AS (
-  SELECT $4::text IS NULL OR EXISTS (
-    SELECT 1 FROM checkpoints WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $4
-  ) AS ok
-), known_ok AS (
-  SELECT $12::int8 IS NULL OR EXISTS (
-    SELECT 1 FROM threads WHERE thread_id = $1 AND epoch = $12::int8 AND next_item_seq = $13::int8
-  ) AS ok
-), bases AS (
-  SELECT count(*) AS n FROM (
-    SELECT 1 FROM checkpoint_blobs b
-    JOIN unnest($22::text[], $23::text[], $24::text[]) AS x(channel, version, items)
-      ON b.thread_id = $1 AND b.checkpoint_ns = $2 AND b.channel = x.channel AND b.version = x.version
-     AND b.items = x.items::int8[]
-    FOR KEY SHARE OF b
-  ) locked
+export const PUT_SQL = putSql(false);
+
+/**
+ * {@link PUT_SQL} for a checkpoint whose parent does not hold an unchanged channel at the version
+ * the checkpoint names (a caller that skips checkpoints): the nearest ancestor that does provides
+ * the reference. Kept apart so the hot statement stays small enough to be planned once.
+ */
+export const PUT_FROM_ANCESTORS_SQL = putSql(true);
+
+function putSql(ancestors: boolean): string {
+  const carried = ancestors
+    ? `
+  SELECT u.channel, CASE WHEN p.channel_versions ->> u.channel = u.version THEN p.vals -> u.channel ELSE (
+           WITH RECURSIVE anc AS (
+             SELECT a.parent_checkpoint_id AS up, a.channel_versions ->> u.channel AS version, a.vals -> u.channel AS ref, 1 AS depth
+             FROM checkpoints a WHERE a.thread_id = $1 AND a.checkpoint_ns = $2 AND a.checkpoint_id = $4
+             UNION ALL
+             SELECT a.parent_checkpoint_id, a.channel_versions ->> u.channel, a.vals -> u.channel, anc.depth + 1
+             FROM anc JOIN checkpoints a ON a.thread_id = $1 AND a.checkpoint_ns = $2 AND a.checkpoint_id = anc.up
+             WHERE NOT (anc.version = u.version AND anc.ref IS NOT NULL) AND anc.depth < 1000000
+           )
+           SELECT anc.ref FROM anc WHERE anc.version = u.version AND anc.ref IS NOT NULL LIMIT 1) END AS ref
+  FROM unnest($24::text[], $25::text[]) AS u(channel, version)
+  LEFT JOIN parent p ON true`
+    : `
+  SELECT u.channel, p.vals -> u.channel AS ref
+  FROM unnest($24::text[], $25::text[]) AS u(channel, version)
+  LEFT JOIN parent p ON true`;
+  const carryOk = ancestors
+    ? "TRUE"
+    : `NOT EXISTS (
+    SELECT 1 FROM unnest($24::text[], $25::text[]) AS u(channel, version) LEFT JOIN parent p ON true
+    WHERE (p.channel_versions ->> u.channel) IS DISTINCT FROM u.version
+  )`;
+  return `
+WITH parent AS (
+  SELECT p.channel_versions, p.vals FROM checkpoints p WHERE p.thread_id = $1 AND p.checkpoint_ns = $2 AND p.checkpoint_id = $4
+), parent_ok AS (
+  SELECT $4::text IS NULL OR EXISTS (SELECT 1 FROM parent) AS ok
+), carry_ok AS (
+  SELECT ${carryOk} AS ok
+), sources_ok AS (${SOURCES_OK(26)}
 ), t AS (
   INSERT INTO threads AS th (thread_id, tenant_id, user_id, next_item_seq, message_count, message_tokens)
-  SELECT $1, $7, $8, $9::int8, coalesce($10::int4, 0), coalesce($11::int8, 0)
-  WHERE (SELECT ok FROM parent_ok) AND (SELECT ok FROM known_ok)
-    AND (SELECT n FROM bases) = coalesce(cardinality($22::text[]), 0)
+  SELECT $1, $11, $12, $17::int8 + $13::int8, coalesce($14::int4, 0), coalesce($15::int8, 0)
+  WHERE (SELECT ok FROM parent_ok) AND (SELECT ok FROM carry_ok) AND (SELECT ok FROM sources_ok)
   ON CONFLICT (thread_id) DO UPDATE SET
-    next_item_seq = th.next_item_seq + EXCLUDED.next_item_seq,
+    next_item_seq = th.next_item_seq + $13::int8,
     updated_at = now(),
     tenant_id = coalesce(th.tenant_id, EXCLUDED.tenant_id),
     user_id = coalesce(th.user_id, EXCLUDED.user_id),
-    message_count = CASE WHEN $10::int4 IS NULL THEN th.message_count ELSE EXCLUDED.message_count END,
-    message_tokens = CASE WHEN $11::int8 IS NULL THEN th.message_tokens ELSE EXCLUDED.message_tokens END
-  WHERE $12::int8 IS NULL OR (th.epoch = $12::int8 AND th.next_item_seq = $13::int8)
-  RETURNING th.next_item_seq - $9::int8 AS base, th.epoch
+    message_count = CASE WHEN $14::int4 IS NULL THEN th.message_count ELSE EXCLUDED.message_count END,
+    message_tokens = CASE WHEN $15::int8 IS NULL THEN th.message_tokens ELSE EXCLUDED.message_tokens END
+  WHERE th.epoch = $16::int8 AND ($13::int8 = 0 OR th.next_item_seq = $17::int8)
+  RETURNING th.epoch
+), carried AS MATERIALIZED (${carried}
+), vals AS (
+  SELECT coalesce('{' || string_agg(to_json(v.channel)::text || ':' || v.ref, ',') || '}', '{}') AS v
+  FROM (SELECT n.channel, n.ref FROM unnest($22::text[], $23::text[]) AS n(channel, ref)
+        UNION ALL
+        SELECT channel, ref::text FROM carried WHERE ref IS NOT NULL) v
 ), ins_items AS (
   INSERT INTO checkpoint_items (thread_id, seq, type, blob, tokens)
-  SELECT $1, t.base + u.ord, u.type, u.blob, u.tokens
-  FROM t, unnest($14::text[], $15::bytea[], $16::int4[]) WITH ORDINALITY AS u(type, blob, tokens, ord)
-), ins_blobs AS (
-  INSERT INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, type, blob, items)
-  SELECT $1, $2, v.channel, v.version, v.type, v.blob,
-    CASE WHEN v.ranges IS NULL THEN NULL ELSE ARRAY(
-      SELECT CASE WHEN r.x < 0 THEN t.base - r.x ELSE r.x END
-      FROM unnest(v.ranges::int8[]) WITH ORDINALITY AS r(x, o) ORDER BY r.o
-    ) END
-  FROM t, unnest($17::text[], $18::text[], $19::text[], $20::bytea[], $21::text[]) AS v(channel, version, type, blob, ranges)
-  ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING
-  RETURNING channel
+  SELECT $1, u.seq, u.type, u.blob, u.tokens
+  FROM t, unnest($18::int8[], $19::text[], $20::bytea[], $21::int4[]) AS u(seq, type, blob, tokens)
 ), ins_cp AS (
-  INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata)
-  SELECT $1, $2, $3, $4, $5::jsonb, $6::jsonb FROM t
+  INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, v, ts, channel_versions, versions_seen, extra, metadata, vals)
+  SELECT $1, $2, $3, $4, $5::int2, $6::timestamptz, $7::json, $8::json, $9::json, $10::jsonb, vals.v::json FROM t, vals
   ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id) DO UPDATE SET
     parent_checkpoint_id = EXCLUDED.parent_checkpoint_id,
-    checkpoint = EXCLUDED.checkpoint,
-    metadata = EXCLUDED.metadata
+    v = EXCLUDED.v,
+    ts = EXCLUDED.ts,
+    channel_versions = EXCLUDED.channel_versions,
+    versions_seen = EXCLUDED.versions_seen,
+    extra = EXCLUDED.extra,
+    metadata = EXCLUDED.metadata,
+    vals = EXCLUDED.vals
 )
-SELECT (SELECT ok FROM parent_ok) AS parent_ok,
-       (SELECT base FROM t) AS base,
-       (SELECT epoch FROM t) AS epoch,
-       ARRAY(SELECT channel FROM ins_blobs) AS inserted`;
+SELECT (SELECT ok FROM parent_ok) AS parent_ok, (SELECT ok FROM carry_ok) AS carry_ok, (SELECT ok FROM sources_ok) AS sources_ok,
+       (SELECT epoch FROM t) AS epoch, th.epoch AS cur_epoch, th.next_item_seq AS cur_next
+${CURRENT_THREAD}`;
+}
+
+/** Parameters of {@link PUT_WRITES_SQL}, in order. */
+export type PutWritesParams = [
+  threadId: string,
+  ns: string,
+  checkpointId: string,
+  taskId: string,
+  taskPath: string,
+  /** As in {@link PutParams}. */
+  reserve: number,
+  epoch: number | null,
+  counter: number,
+  newItemCount: number,
+  itemSeqs: number[],
+  itemTypes: string[],
+  itemBlobs: Uint8Array[],
+  itemTokens: number[],
+  /** The task's writes as JSON: [[idx, channel, reference], …]. */
+  writes: string,
+  ...SourceParams,
+];
 
 /**
- * Store a task's writes in one statement. Regular writes keep the first value stored for a
- * (task, idx); special writes (errors, interrupts: negative idx) replace it, as MemorySaver does.
+ * Store a task's writes in one statement: their new items (the thread row is touched only when
+ * there are any: epoch check, counter as in {@link PUT_SQL}) and the task's row, which holds the
+ * references of all its writes. Writing a task's writes again merges them: a regular write keeps
+ * the first value stored for its idx, a special write (error, interrupt: negative idx) replaces
+ * it, as MemorySaver does.
  */
 export const PUT_WRITES_SQL = `
-INSERT INTO checkpoint_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, task_path, idx, channel, type, blob)
-SELECT $1, $2, $3, $4, $5, w.idx, w.channel, w.type, w.blob
-FROM unnest($6::int4[], $7::text[], $8::text[], $9::bytea[]) AS w(idx, channel, type, blob)
-ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) DO UPDATE SET
-  channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob, task_path = EXCLUDED.task_path
-WHERE EXCLUDED.idx < 0`;
+WITH sources_ok AS (${SOURCES_OK(15)}
+), t AS (
+  INSERT INTO threads AS th (thread_id, next_item_seq)
+  SELECT $1, $8::int8 + $6::int8 WHERE $9::int4 > 0 AND (SELECT ok FROM sources_ok)
+  ON CONFLICT (thread_id) DO UPDATE SET next_item_seq = th.next_item_seq + $6::int8, updated_at = now()
+  WHERE th.epoch = $7::int8 AND ($6::int8 = 0 OR th.next_item_seq = $8::int8)
+  RETURNING th.epoch
+), ok AS (
+  SELECT CASE WHEN $9::int4 > 0 THEN EXISTS (SELECT 1 FROM t) ELSE (SELECT ok FROM sources_ok) END AS ok
+), ins_items AS (
+  INSERT INTO checkpoint_items (thread_id, seq, type, blob, tokens)
+  SELECT $1, u.seq, u.type, u.blob, u.tokens
+  FROM t, unnest($10::int8[], $11::text[], $12::bytea[], $13::int4[]) AS u(seq, type, blob, tokens)
+), ins_writes AS (
+  INSERT INTO checkpoint_writes AS cw (thread_id, checkpoint_ns, checkpoint_id, task_id, task_path, writes)
+  SELECT $1, $2, $3, $4, $5, $14::json WHERE (SELECT ok FROM ok)
+  ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id) DO UPDATE SET
+    writes = (
+      SELECT json_agg(m.w ORDER BY m.idx) FROM (
+        SELECT DISTINCT ON (u.idx) u.idx, u.w FROM (
+          SELECT (e ->> 0)::int AS idx, e AS w, 0 AS newer FROM json_array_elements(cw.writes) AS e
+          UNION ALL
+          SELECT (e ->> 0)::int, e, 1 FROM json_array_elements(EXCLUDED.writes) AS e
+        ) u
+        ORDER BY u.idx, CASE WHEN u.idx < 0 THEN -u.newer ELSE u.newer END
+      ) m
+    ),
+    task_path = CASE WHEN cw.task_path = '' THEN EXCLUDED.task_path ELSE cw.task_path END
+)
+SELECT (SELECT ok FROM ok) AS ok, (SELECT ok FROM sources_ok) AS sources_ok, (SELECT epoch FROM t) AS epoch,
+       th.epoch AS cur_epoch, th.next_item_seq AS cur_next
+${CURRENT_THREAD}`;
 
 /** One row of {@link readSql}'s result; `k` says which kind (see the column comments there). */
 export interface ReadRow {
@@ -130,8 +246,11 @@ export interface ReadRow {
   c: string | null;
   d: string | null;
   e: string | null;
+  f: string | null;
+  g: string | null;
+  h: string | null;
+  v: number | null;
   blob: Uint8Array | null;
-  items: Array<number | string> | null;
   n: number | null;
   m: number | null;
 }
@@ -141,39 +260,47 @@ export interface ReadRow {
  * `where` filters `checkpoints c` (parameters from $5 on); $1–$3 say which items the caller
  * already holds for one thread ($1 thread, $2 epoch, $3 int8multirange), so a repeated read of a
  * long conversation fetches only what it has not seen; $4 is the limit (null: none). The text
- * depends only on the shape of `where`, so each shape is prepared once per connection. Each channel version and each item is
- * fetched once however many of the checkpoints share it.
+ * depends only on the shape of `where`, so each shape is prepared once per connection. Each item
+ * is fetched once however many of the checkpoints and writes refer to it.
  *
- * Row kinds: 0 checkpoint (a id, b parent, c checkpoint json, d metadata json, n epoch, m
- * next_item_seq); 1 channel value (ns, a channel, b version, c type, blob, items); 2 item (c type,
- * blob, n seq, m tokens); 3 pending write (ns, a checkpoint, b task, c channel, d type, e path,
- * blob, n idx); 4 pending send of a pre-v4 checkpoint's parent (same columns as 3).
+ * Row kinds: 0 checkpoint (a id, b parent, c channel_versions, d metadata, e vals, f
+ * versions_seen, g extra (json texts), h ts (ISO text), v, n epoch, m next_item_seq); 2 item (c
+ * type, blob, n seq, m tokens); 3 a task's pending writes (ns, a checkpoint, b task, d writes
+ * json, e path); 4 the same for a pre-v4 checkpoint's parent, whose pending sends it needs.
  */
 export function readSql(where: string): string {
   return `
 WITH cps AS (
-  SELECT c.thread_id, c.checkpoint_ns, c.checkpoint_id, c.parent_checkpoint_id, c.checkpoint, c.metadata
+  SELECT c.thread_id, c.checkpoint_ns, c.checkpoint_id, c.parent_checkpoint_id, c.v, c.ts, c.channel_versions,
+         c.versions_seen, c.extra, c.metadata, c.vals
   FROM checkpoints c
   WHERE ${where}
   ORDER BY c.checkpoint_id DESC, c.thread_id DESC, c.checkpoint_ns DESC
   LIMIT $4::int8
-), vers AS (
-  SELECT DISTINCT c.thread_id, c.checkpoint_ns, v.key AS channel, v.value AS version
-  FROM cps c CROSS JOIN LATERAL jsonb_each_text(c.checkpoint -> 'channel_versions') AS v
-), bl AS (
-  SELECT b.thread_id, b.checkpoint_ns, b.channel, b.version, b.type, b.blob, b.items
-  FROM vers v
-  JOIN checkpoint_blobs b ON b.thread_id = v.thread_id AND b.checkpoint_ns = v.checkpoint_ns
-   AND b.channel = v.channel AND b.version = v.version
+), ws AS (
+  SELECT 3 AS k, w.thread_id, w.checkpoint_ns, w.checkpoint_id, w.task_id, w.task_path, w.writes
+  FROM cps c
+  JOIN checkpoint_writes w ON w.thread_id = c.thread_id AND w.checkpoint_ns = c.checkpoint_ns AND w.checkpoint_id = c.checkpoint_id
+  UNION ALL
+  SELECT 4, w.thread_id, w.checkpoint_ns, c.checkpoint_id, w.task_id, w.task_path, w.writes
+  FROM cps c
+  JOIN checkpoint_writes w ON w.thread_id = c.thread_id AND w.checkpoint_ns = c.checkpoint_ns
+   AND w.checkpoint_id = c.parent_checkpoint_id
+  WHERE (c.v < 4 OR (c.v IS NULL AND (c.extra ->> 'v')::numeric < 4))
+    AND EXISTS (SELECT 1 FROM json_array_elements(w.writes) AS e WHERE e ->> 1 = '__pregel_tasks')
+), refs AS (
+  SELECT c.thread_id, v.value AS r FROM cps c CROSS JOIN LATERAL json_each(c.vals) AS v
+  UNION ALL
+  SELECT ws.thread_id, e -> 2 FROM ws CROSS JOIN LATERAL json_array_elements(ws.writes) AS e
+  WHERE ws.k = 3 OR e ->> 1 = '__pregel_tasks'
 ), need AS (
   SELECT g.thread_id,
          unnest(g.m - CASE WHEN g.thread_id = $1::text AND th.epoch = $2::int8 THEN $3::int8multirange
                            ELSE '{}'::int8multirange END) AS r
   FROM (
-    SELECT bl.thread_id, range_agg(int8range(bl.items[2 * o - 1], bl.items[2 * o], '[]')) AS m
-    FROM bl CROSS JOIN LATERAL generate_series(1, cardinality(bl.items) / 2) AS o
-    WHERE bl.type = 'items'
-    GROUP BY bl.thread_id
+    SELECT refs.thread_id, range_agg(int8range(p.lo, p.hi, '[]')) AS m
+    FROM refs CROSS JOIN LATERAL ${refPairsSql("refs.r")} AS p
+    GROUP BY refs.thread_id
   ) g
   LEFT JOIN threads th ON th.thread_id = g.thread_id
 ), its AS (
@@ -182,32 +309,21 @@ WITH cps AS (
   JOIN checkpoint_items i ON i.thread_id = n.thread_id AND i.seq >= lower(n.r) AND i.seq < upper(n.r)
 )
 SELECT 0 AS k, c.thread_id, c.checkpoint_ns AS ns, c.checkpoint_id AS a, c.parent_checkpoint_id AS b,
-       c.checkpoint::text AS c, c.metadata::text AS d, NULL::text AS e, NULL::bytea AS blob,
-       NULL::int8[] AS items, th.epoch AS n, th.next_item_seq AS m
+       c.channel_versions::text AS c, c.metadata::text AS d, c.vals::text AS e, c.versions_seen::text AS f, c.extra::text AS g,
+       ${tsSql("c.ts")} AS h, c.v::int4 AS v, NULL::bytea AS blob, th.epoch AS n, th.next_item_seq AS m
 FROM cps c LEFT JOIN threads th ON th.thread_id = c.thread_id
 UNION ALL
-SELECT 1, bl.thread_id, bl.checkpoint_ns, bl.channel, bl.version, bl.type, NULL, NULL, bl.blob, bl.items, NULL, NULL
-FROM bl
-UNION ALL
-SELECT 2, its.thread_id, NULL, NULL, NULL, its.type, NULL, NULL, its.blob, NULL, its.seq, its.tokens::int8
+SELECT 2, its.thread_id, NULL, NULL, NULL, its.type, NULL, NULL, NULL, NULL, NULL, NULL, its.blob, its.seq, its.tokens::int8
 FROM its
 UNION ALL
-SELECT 3, w.thread_id, w.checkpoint_ns, w.checkpoint_id, w.task_id, w.channel, w.type, w.task_path, w.blob, NULL, w.idx::int8, NULL
-FROM cps c
-JOIN checkpoint_writes w ON w.thread_id = c.thread_id AND w.checkpoint_ns = c.checkpoint_ns AND w.checkpoint_id = c.checkpoint_id
-UNION ALL
-SELECT 4, c.thread_id, c.checkpoint_ns, c.checkpoint_id, w.task_id, w.channel, w.type, w.task_path, w.blob, NULL, w.idx::int8, NULL
-FROM cps c
-JOIN checkpoint_writes w ON w.thread_id = c.thread_id AND w.checkpoint_ns = c.checkpoint_ns
- AND w.checkpoint_id = c.parent_checkpoint_id AND w.channel = '__pregel_tasks'
-WHERE (c.checkpoint ->> 'v')::int < 4`;
+SELECT ws.k, ws.thread_id, ws.checkpoint_ns, ws.checkpoint_id, ws.task_id, NULL, ws.writes::text, ws.task_path, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+FROM ws`;
 }
 
 /** Remove every row of one thread, in one statement. */
 export const DELETE_THREAD_SQL = `
 WITH w AS (DELETE FROM checkpoint_writes WHERE thread_id = $1),
      i AS (DELETE FROM checkpoint_items WHERE thread_id = $1),
-     b AS (DELETE FROM checkpoint_blobs WHERE thread_id = $1),
      c AS (DELETE FROM checkpoints WHERE thread_id = $1)
 DELETE FROM threads WHERE thread_id = $1`;
 
@@ -217,21 +333,15 @@ WITH dead AS (
   DELETE FROM threads WHERE updated_at < now() - make_interval(secs => $1::float8) RETURNING thread_id
 ), w AS (DELETE FROM checkpoint_writes x USING dead WHERE x.thread_id = dead.thread_id),
    i AS (DELETE FROM checkpoint_items x USING dead WHERE x.thread_id = dead.thread_id),
-   b AS (DELETE FROM checkpoint_blobs x USING dead WHERE x.thread_id = dead.thread_id),
    c AS (DELETE FROM checkpoints x USING dead WHERE x.thread_id = dead.thread_id)
 SELECT thread_id FROM dead`;
 
-/** What retention needs to plan: every checkpoint of a thread with its links. */
+/** What retention needs to plan: every checkpoint of a thread with its links and stored channels. */
 export const PRUNE_SCAN_SQL = `
 SELECT checkpoint_ns AS ns, checkpoint_id AS id, parent_checkpoint_id AS parent,
-       checkpoint -> 'channel_versions' AS versions,
-       metadata -> 'counters_since_delta_snapshot' AS counters
+       metadata -> 'counters_since_delta_snapshot' AS counters,
+       ARRAY(SELECT json_object_keys(vals)) AS stored
 FROM checkpoints WHERE thread_id = $1`;
-
-/** Channel values of a thread that are stored (not 'empty'), for the channels named in $2. */
-export const PRUNE_STORED_VALUES_SQL = `
-SELECT checkpoint_ns AS ns, channel, version FROM checkpoint_blobs
-WHERE thread_id = $1 AND channel = ANY($2::text[]) AND type <> 'empty'`;
 
 /** Delete the listed checkpoints ($2 namespaces, $3 ids) and their writes. */
 export const PRUNE_DELETE_CHECKPOINTS_SQL = `
@@ -244,28 +354,21 @@ DELETE FROM checkpoint_writes w USING gone
 WHERE w.thread_id = $1 AND w.checkpoint_ns = gone.checkpoint_ns AND w.checkpoint_id = gone.checkpoint_id`;
 
 /**
- * Delete channel values no remaining checkpoint of the thread refers to. Runs as its own
- * statement after the checkpoints are gone, so it sees puts that committed meanwhile.
+ * Delete items no remaining checkpoint or write of the thread refers to; returns their numbers.
+ * Runs as its own statement after the checkpoints are gone, so it sees puts that committed
+ * meanwhile (a put that reuses items locks the rows it takes them from).
  */
-export const PRUNE_VALUES_SQL = `
-WITH ref AS (
-  SELECT DISTINCT c.checkpoint_ns, v.key AS channel, v.value AS version
-  FROM checkpoints c CROSS JOIN LATERAL jsonb_each_text(c.checkpoint -> 'channel_versions') AS v
-  WHERE c.thread_id = $1
-)
-DELETE FROM checkpoint_blobs b
-WHERE b.thread_id = $1 AND NOT EXISTS (
-  SELECT 1 FROM ref WHERE ref.checkpoint_ns = b.checkpoint_ns AND ref.channel = b.channel AND ref.version = b.version
-)`;
-
-/** Delete items no remaining channel value covers. */
 export const PRUNE_ITEMS_SQL = `
-WITH keep AS (
-  SELECT coalesce(range_agg(int8range(b.items[2 * o - 1], b.items[2 * o], '[]')), '{}'::int8multirange) AS m
-  FROM checkpoint_blobs b CROSS JOIN LATERAL generate_series(1, cardinality(b.items) / 2) AS o
-  WHERE b.thread_id = $1 AND b.type = 'items'
+WITH refs AS (
+  SELECT v.value AS r FROM checkpoints c CROSS JOIN LATERAL json_each(c.vals) AS v WHERE c.thread_id = $1
+  UNION ALL
+  SELECT e -> 2 FROM checkpoint_writes w CROSS JOIN LATERAL json_array_elements(w.writes) AS e WHERE w.thread_id = $1
+), keep AS (
+  SELECT coalesce(range_agg(int8range(p.lo, p.hi, '[]')), '{}'::int8multirange) AS m
+  FROM refs CROSS JOIN LATERAL ${refPairsSql("refs.r")} AS p
 )
-DELETE FROM checkpoint_items i WHERE i.thread_id = $1 AND NOT (i.seq <@ (SELECT m FROM keep))`;
+DELETE FROM checkpoint_items i WHERE i.thread_id = $1 AND NOT (i.seq <@ (SELECT m FROM keep))
+RETURNING i.seq`;
 
 /** Empty every checkpointer table (tests and benchmarks only). */
-export const TRUNCATE_SQL = "TRUNCATE threads, checkpoints, checkpoint_blobs, checkpoint_items, checkpoint_writes";
+export const TRUNCATE_SQL = "TRUNCATE threads, checkpoints, checkpoint_items, checkpoint_writes";

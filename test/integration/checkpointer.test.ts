@@ -1,20 +1,27 @@
 import { AIMessage, HumanMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
-import { DeltaSnapshot, emptyCheckpoint, uuid6, type Checkpoint } from "@langchain/langgraph-checkpoint";
+import { DeltaSnapshot, MemorySaver, emptyCheckpoint, uuid6, type BaseCheckpointSaver, type Checkpoint } from "@langchain/langgraph-checkpoint";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { PostgresCheckpointer } from "../../src/checkpointer/index.js";
 import type { Database } from "../../src/db/database.js";
 import { isMemoryError } from "../../src/errors.js";
 import { countTextTokens } from "../../src/tokens/count-text.js";
 import pg from "pg";
+import { randomUUID } from "node:crypto";
+import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
 import { openTestDatabase, testEngines } from "../helpers/db.js";
 
-/** A chat graph whose "model" answers deterministically; `removeFirstAfter` keeps a window of messages. */
-function chatGraph(checkpointer: PostgresCheckpointer, options: { removeFirstAfter?: number } = {}) {
+/**
+ * A chat graph whose "model" answers deterministically; `removeFirstAfter` keeps a window of
+ * messages. With `ids` its replies carry ids (as chat models' messages do); without, LangGraph's
+ * reducer assigns them.
+ */
+function chatGraph(checkpointer: PostgresCheckpointer, options: { removeFirstAfter?: number; ids?: boolean } = {}) {
   return new StateGraph(MessagesAnnotation)
     .addNode("agent", async (state) => {
       const last = state.messages[state.messages.length - 1];
-      const reply = new AIMessage(`You said: ${String(last.content)}. Noted, number ${state.messages.length}.`);
+      const content = `You said: ${String(last.content)}. Noted, number ${state.messages.length}.`;
+      const reply = options.ids ? new AIMessage({ id: randomUUID(), content }) : new AIMessage(content);
       const limit = options.removeFirstAfter;
       if (limit !== undefined && state.messages.length > limit) {
         const drop = state.messages.slice(0, state.messages.length - limit).map((m) => new RemoveMessage({ id: m.id! }));
@@ -27,6 +34,9 @@ function chatGraph(checkpointer: PostgresCheckpointer, options: { removeFirstAft
     .compile({ checkpointer });
 }
 
+/** A user message with an id. */
+const human = (content: string) => new HumanMessage({ id: randomUUID(), content });
+
 const cfg = (thread_id: string, extra: Record<string, unknown> = {}): RunnableConfig => ({ configurable: { thread_id, ...extra } });
 
 async function count(db: Database, table: string, threadId: string): Promise<number> {
@@ -38,8 +48,19 @@ function texts(messages: BaseMessage[]): string[] {
   return messages.map((m) => String(m.content));
 }
 
+/** The reference the latest checkpoint of the thread holds for a channel. */
+async function latestRef(db: Database, threadId: string, channel = "messages"): Promise<unknown> {
+  const { rows } = await db.query<{ ref: unknown }>(
+    "SELECT vals -> $2 AS ref FROM checkpoints WHERE thread_id = $1 ORDER BY checkpoint_id DESC LIMIT 1",
+    [threadId, channel],
+  );
+  const ref = rows[0]?.ref;
+  return typeof ref === "string" ? JSON.parse(ref) : ref;
+}
+
 describe.each(testEngines())("PostgresCheckpointer on %s", (engine) => {
   let db: Database;
+  const serde = new JsonPlusSerializer();
   beforeAll(async () => {
     db = await openTestDatabase(engine);
   });
@@ -47,20 +68,57 @@ describe.each(testEngines())("PostgresCheckpointer on %s", (engine) => {
     await db.close();
   });
 
-  it("stores each message once: storage grows linearly, the latest value is one item range", async () => {
+  it("a thread of 50 turns stores each message exactly once (rows and bytes); the value is one item range", async () => {
+    const checkpointer = PostgresCheckpointer.fromDatabase(db);
+    const graph = chatGraph(checkpointer, { ids: true });
+    for (let i = 0; i < 50; i++) await graph.invoke({ messages: [human(`question ${i}`)] }, cfg("once"));
+    const state = await graph.getState(cfg("once"));
+    expect(state.values.messages).toHaveLength(100);
+    expect(String(state.values.messages[98].content)).toBe("question 49");
+    // The graph's input, the nodes' output writes and the channel value all refer to the same items.
+    expect(await count(db, "checkpoint_items", "once")).toBe(100);
+    let messageBytes = 0;
+    for (const m of state.values.messages as BaseMessage[]) messageBytes += (await serde.dumpsTyped(m))[1].byteLength;
+    const { rows } = await db.query<{ items: number; writes: number; vals: number }>(
+      `SELECT (SELECT sum(octet_length(blob))::int FROM checkpoint_items WHERE thread_id = $1) AS items,
+              (SELECT max(octet_length(writes::text))::int FROM checkpoint_writes WHERE thread_id = $1) AS writes,
+              (SELECT max(octet_length(vals::text))::int FROM checkpoints WHERE thread_id = $1) AS vals`,
+      ["once"],
+    );
+    expect(rows[0].items).toBe(messageBytes);
+    // Writes and checkpoints hold references only (a few numbers), never message text.
+    expect(rows[0].writes).toBeLessThan(80);
+    expect(rows[0].vals).toBeLessThan(120);
+    const ref = (await latestRef(db, "once")) as number[];
+    expect(ref).toHaveLength(2);
+    expect(ref[1] - ref[0] + 1).toBe(100);
+    // Every earlier checkpoint still reads back its own value, from a fresh process too.
+    const fresh = PostgresCheckpointer.fromDatabase(db, { readCache: false });
+    const lengths: number[] = [];
+    for await (const t of fresh.list(cfg("once"))) lengths.push((t.checkpoint.channel_values.messages as unknown[] | undefined)?.length ?? 0);
+    expect(lengths).toHaveLength(150);
+    expect(lengths.slice(0, 4)).toEqual([100, 99, 98, 98]);
+    expect(lengths[lengths.length - 1]).toBe(0);
+  });
+
+  it("messages without an id are stored as written and once more with the id LangGraph gives them; the value stays one range", async () => {
     const checkpointer = PostgresCheckpointer.fromDatabase(db);
     const graph = chatGraph(checkpointer);
     for (let i = 0; i < 25; i++) await graph.invoke({ messages: [new HumanMessage(`question ${i}`)] }, cfg("linear"));
     const state = await graph.getState(cfg("linear"));
     expect(state.values.messages).toHaveLength(50);
     expect(String(state.values.messages[48].content)).toBe("question 24");
-    expect(await count(db, "checkpoint_items", "linear")).toBe(50);
-    const { rows } = await db.query<{ items: Array<number | string> }>(
-      "SELECT items FROM checkpoint_blobs WHERE thread_id = $1 AND channel = 'messages' ORDER BY version::numeric DESC LIMIT 1",
-      ["linear"],
-    );
-    expect(rows[0].items.map(Number)).toEqual([1, 50]);
-    // Every earlier checkpoint still reads back its own value.
+    expect(await count(db, "checkpoint_items", "linear")).toBe(100);
+    const ref = (await latestRef(db, "linear")) as number[];
+    expect(ref).toHaveLength(2);
+    expect(ref[1] - ref[0] + 1).toBe(50);
+    // The pending write holds the message as the node returned it (no id), the value holds it with its id.
+    const history = [];
+    for await (const t of checkpointer.list(cfg("linear"), { limit: 3 })) history.push(t);
+    const [, afterInput] = history;
+    const written = afterInput.pendingWrites!.find(([, channel]) => channel === "messages")![2] as BaseMessage[];
+    expect(written[0].id).toBeUndefined();
+    expect((history[0].checkpoint.channel_values.messages as BaseMessage[])[49].id).toEqual(expect.any(String));
     const lengths: number[] = [];
     for await (const snapshot of graph.getStateHistory(cfg("linear"))) lengths.push(snapshot.values.messages?.length ?? 0);
     expect(lengths).toHaveLength(75);
@@ -69,20 +127,20 @@ describe.each(testEngines())("PostgresCheckpointer on %s", (engine) => {
   });
 
   it("continues a thread from a fresh process (cold cache) without copying it", async () => {
-    const first = chatGraph(PostgresCheckpointer.fromDatabase(db));
-    for (let i = 0; i < 5; i++) await first.invoke({ messages: [new HumanMessage(`a${i}`)] }, cfg("cold"));
-    const second = chatGraph(PostgresCheckpointer.fromDatabase(db));
-    const out = await second.invoke({ messages: [new HumanMessage("after restart")] }, cfg("cold"));
+    const first = chatGraph(PostgresCheckpointer.fromDatabase(db), { ids: true });
+    for (let i = 0; i < 5; i++) await first.invoke({ messages: [human(`a${i}`)] }, cfg("cold"));
+    const second = chatGraph(PostgresCheckpointer.fromDatabase(db), { ids: true });
+    const out = await second.invoke({ messages: [human("after restart")] }, cfg("cold"));
     expect(out.messages).toHaveLength(12);
     expect(await count(db, "checkpoint_items", "cold")).toBe(12);
   });
 
   it("falls back to storing afresh when a value is not an extension (removals), and reads it back exactly", async () => {
     const checkpointer = PostgresCheckpointer.fromDatabase(db);
-    const graph = chatGraph(checkpointer, { removeFirstAfter: 6 });
+    const graph = chatGraph(checkpointer, { removeFirstAfter: 6, ids: true });
     let expected: string[] = [];
     for (let i = 0; i < 12; i++) {
-      const out = await graph.invoke({ messages: [new HumanMessage(`w${i}`)] }, cfg("window"));
+      const out = await graph.invoke({ messages: [human(`w${i}`)] }, cfg("window"));
       expected = texts(out.messages);
     }
     expect(expected).toHaveLength(7);
@@ -90,8 +148,12 @@ describe.each(testEngines())("PostgresCheckpointer on %s", (engine) => {
     const fresh = PostgresCheckpointer.fromDatabase(db, { readCache: false });
     const tuple = await fresh.getTuple(cfg("window"));
     expect(texts(tuple!.checkpoint.channel_values.messages as BaseMessage[])).toEqual(expected);
-    // Each message is stored once even though the window slides: no full copies.
-    expect(await count(db, "checkpoint_items", "window")).toBe(24);
+    // Each message is stored once even though the window slides: no full copies (the other items
+    // are the RemoveMessages the node wrote).
+    const { rows } = await db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM checkpoint_items WHERE thread_id = 'window' AND convert_from(blob, 'UTF8') NOT LIKE '%RemoveMessage%'",
+    );
+    expect(rows[0].n).toBe(24);
   });
 
   it("forks from an older checkpoint without disturbing the original branch", async () => {
@@ -110,6 +172,53 @@ describe.each(testEngines())("PostgresCheckpointer on %s", (engine) => {
     const tuple = await fresh.getTuple(original.config);
     expect(texts(tuple!.checkpoint.channel_values.messages as BaseMessage[])).toEqual(texts(original.values.messages));
     expect(await fresh.getTuple(cfg("fork")).then((t) => (t!.checkpoint.channel_values.messages as BaseMessage[]).length)).toBe(6);
+  });
+
+  it("two branches that reach the same channel versions each read their own values as they go on", async () => {
+    const checkpointer = PostgresCheckpointer.fromDatabase(db);
+    const graph = chatGraph(checkpointer, { ids: true });
+    for (let i = 0; i < 3; i++) await graph.invoke({ messages: [human(`main ${i}`)] }, cfg("branches"));
+    const history = [];
+    for await (const snapshot of graph.getStateHistory(cfg("branches"))) history.push(snapshot);
+    const fork = history.find((snapshot) => snapshot.values.messages?.length === 2 && snapshot.next.length === 0)!;
+    let branch = fork.config;
+    for (let i = 0; i < 2; i++) {
+      await graph.invoke({ messages: [human(`side ${i}`)] }, branch);
+      branch = (await graph.getState(cfg("branches"))).config;
+    }
+    // Both branches now hold checkpoints with the same integer versions and different values.
+    const fresh = PostgresCheckpointer.fromDatabase(db, { readCache: false });
+    const side = (await fresh.getTuple(branch))!;
+    const main = (await fresh.getTuple(history[0].config))!;
+    expect(side.checkpoint.channel_versions.messages).toBe(main.checkpoint.channel_versions.messages);
+    expect(texts(side.checkpoint.channel_values.messages as BaseMessage[]).filter((_, i) => i % 2 === 0)).toEqual(["main 0", "side 0", "side 1"]);
+    expect(texts(main.checkpoint.channel_values.messages as BaseMessage[]).filter((_, i) => i % 2 === 0)).toEqual(["main 0", "main 1", "main 2"]);
+  });
+
+  it("round-trips checkpoints exactly, also an unusual ts and fields of old checkpoints, and carries values from an ancestor", async () => {
+    const checkpointer = PostgresCheckpointer.fromDatabase(db);
+    const base = cfg("shapes", { checkpoint_ns: "" });
+    const first: Checkpoint = {
+      ...emptyCheckpoint(), id: uuid6(0), ts: "yesterday", channel_values: { kept: "a value carried along", big: { text: "x".repeat(100) } },
+      channel_versions: { kept: 1, big: 1 }, versions_seen: { node: { kept: 1 } },
+    };
+    const a = await checkpointer.put(base, first, { source: "input", step: -1, parents: {} }, { kept: 1, big: 1 });
+    // The next checkpoint does not carry `kept` at the parent's version: it stores nothing for it.
+    const second: Checkpoint = { ...emptyCheckpoint(), id: uuid6(1), channel_values: {}, channel_versions: { kept: 7, big: 1 }, versions_seen: {} };
+    const b = await checkpointer.put(a, second, { source: "loop", step: 0, parents: {} }, {});
+    // Its child names version 1 again, which only the grandparent holds.
+    const third = { ...emptyCheckpoint(), id: uuid6(2), pending_sends: [], channel_values: {}, channel_versions: { kept: 1, big: 1 }, versions_seen: {} } as Checkpoint;
+    const c = await checkpointer.put(b, third, { source: "loop", step: 1, parents: {} }, {});
+    const fresh = PostgresCheckpointer.fromDatabase(db, { readCache: false });
+    const readFirst = (await fresh.getTuple(a))!.checkpoint;
+    expect(readFirst).toEqual(first);
+    expect(readFirst.ts).toBe("yesterday");
+    expect((await fresh.getTuple(b))!.checkpoint).toEqual({ ...second, channel_values: { big: first.channel_values.big } });
+    const readThird = (await fresh.getTuple(c))!.checkpoint;
+    expect(readThird).toEqual({ ...third, channel_values: first.channel_values });
+    const { rows } = await db.query<{ ts: Date | null; v: number | null }>("SELECT ts, v FROM checkpoints WHERE thread_id = 'shapes' ORDER BY checkpoint_id");
+    expect(rows.map((r) => r.ts === null)).toEqual([true, false, false]);
+    expect(rows.map((r) => r.v)).toEqual([4, 4, 4]);
   });
 
   it("keeps a thread row with tenant, user, times and token counts", async () => {
@@ -134,7 +243,7 @@ describe.each(testEngines())("PostgresCheckpointer on %s", (engine) => {
     await graph.invoke({ messages: [new HumanMessage("x")] }, cfg("doomed"));
     await graph.invoke({ messages: [new HumanMessage("y")] }, cfg("kept"));
     await checkpointer.deleteThread("doomed");
-    for (const table of ["threads", "checkpoints", "checkpoint_blobs", "checkpoint_items", "checkpoint_writes"]) {
+    for (const table of ["threads", "checkpoints", "checkpoint_items", "checkpoint_writes"]) {
       expect(await count(db, table, "doomed")).toBe(0);
       expect(await count(db, table, "kept")).toBeGreaterThan(0);
     }
@@ -150,8 +259,8 @@ describe.each(testEngines())("PostgresCheckpointer on %s", (engine) => {
     expect(await count(db, "checkpoints", "keep-all")).toBe(18);
 
     const checkpointer = PostgresCheckpointer.fromDatabase(db, { retention: { keepLast: 4, pruneEvery: 3 } });
-    const graph = chatGraph(checkpointer);
-    for (let i = 0; i < 10; i++) await graph.invoke({ messages: [new HumanMessage(`r${i}`)] }, cfg("pruned"));
+    const graph = chatGraph(checkpointer, { ids: true });
+    for (let i = 0; i < 10; i++) await graph.invoke({ messages: [human(`r${i}`)] }, cfg("pruned"));
     expect(await checkpointer.pruneThread("pruned")).toBeGreaterThanOrEqual(0);
     expect(await count(db, "checkpoints", "pruned")).toBe(4);
     // Items only the deleted checkpoints needed are gone; the kept ones still read in full.
@@ -161,15 +270,10 @@ describe.each(testEngines())("PostgresCheckpointer on %s", (engine) => {
     expect(kept).toHaveLength(4);
     expect((kept[0].checkpoint.channel_values.messages as BaseMessage[]).length).toBe(20);
     expect(await count(db, "checkpoint_items", "pruned")).toBe(20);
-    const { rows } = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM checkpoint_blobs b WHERE thread_id = 'pruned' AND NOT EXISTS (
-         SELECT 1 FROM checkpoints c WHERE c.thread_id = b.thread_id AND c.checkpoint_ns = b.checkpoint_ns
-           AND c.checkpoint -> 'channel_versions' ->> b.channel = b.version)`,
-    );
-    expect(rows[0].n).toBe(0);
     // The run goes on after pruning.
-    const out = await graph.invoke({ messages: [new HumanMessage("after prune")] }, cfg("pruned"));
+    const out = await graph.invoke({ messages: [human("after prune")] }, cfg("pruned"));
     expect(out.messages).toHaveLength(22);
+    expect(await count(db, "checkpoint_items", "pruned")).toBe(22);
   });
 
   it("retention never deletes an ancestor a delta channel still needs", async () => {
@@ -208,7 +312,7 @@ describe.each(testEngines())("PostgresCheckpointer on %s", (engine) => {
     const swept = await checkpointer.sweepIdleThreads(24 * 3600 * 1000);
     expect(swept).toContain("idle");
     expect(swept).not.toContain("active");
-    for (const table of ["threads", "checkpoints", "checkpoint_blobs", "checkpoint_items", "checkpoint_writes"]) expect(await count(db, table, "idle")).toBe(0);
+    for (const table of ["threads", "checkpoints", "checkpoint_items", "checkpoint_writes"]) expect(await count(db, table, "idle")).toBe(0);
     expect(await checkpointer.getTuple(cfg("active"))).toBeDefined();
   });
 
@@ -230,11 +334,11 @@ describe.each(testEngines())("PostgresCheckpointer on %s", (engine) => {
   });
 
   it("reports a corrupt row as CHECKPOINT_CORRUPT and a missing item as CHECKPOINT_PARENT_MISSING", async () => {
-    const graph = chatGraph(PostgresCheckpointer.fromDatabase(db));
-    await graph.invoke({ messages: [new HumanMessage("fine")] }, cfg("corrupt"));
-    await graph.invoke({ messages: [new HumanMessage("fine")] }, cfg("missing"));
-    await db.query("UPDATE checkpoint_items SET blob = '\\x7b6e6f7420a9'::bytea WHERE thread_id = 'corrupt' AND seq = 1");
-    await db.query("DELETE FROM checkpoint_items WHERE thread_id = 'missing' AND seq = 2");
+    const graph = chatGraph(PostgresCheckpointer.fromDatabase(db), { ids: true });
+    await graph.invoke({ messages: [human("fine")] }, cfg("corrupt"));
+    await graph.invoke({ messages: [human("fine")] }, cfg("missing"));
+    await db.query("UPDATE checkpoint_items SET blob = '\\x7b6e6f7420a9'::bytea WHERE thread_id = 'corrupt' AND seq = (SELECT min(seq) FROM checkpoint_items WHERE thread_id = 'corrupt')");
+    await db.query("DELETE FROM checkpoint_items WHERE thread_id = 'missing' AND seq = (SELECT max(seq) FROM checkpoint_items WHERE thread_id = 'missing')");
     const fresh = PostgresCheckpointer.fromDatabase(db);
     await expect(fresh.getTuple(cfg("corrupt"))).rejects.toMatchObject({ code: "CHECKPOINT_CORRUPT" });
     await expect(fresh.getTuple(cfg("missing"))).rejects.toMatchObject({ code: "CHECKPOINT_PARENT_MISSING" });
@@ -244,14 +348,14 @@ describe.each(testEngines())("PostgresCheckpointer on %s", (engine) => {
     const checkpointer = PostgresCheckpointer.fromDatabase(db);
     const graph = chatGraph(checkpointer);
     await graph.invoke({ messages: [new HumanMessage("before")] }, cfg("atomic"));
-    const before = await Promise.all(["checkpoints", "checkpoint_blobs", "checkpoint_items"].map((t) => count(db, t, "atomic")));
+    const before = await Promise.all(["checkpoints", "checkpoint_items", "checkpoint_writes"].map((t) => count(db, t, "atomic")));
     const latest = (await checkpointer.getTuple(cfg("atomic")))!;
     const messages = [...(latest.checkpoint.channel_values.messages as BaseMessage[]), new HumanMessage("never stored")];
     const next: Checkpoint = { ...latest.checkpoint, id: uuid6(9), channel_values: { messages }, channel_versions: { ...latest.checkpoint.channel_versions, messages: 99 } };
     // A NUL character is valid JSON but not valid jsonb: the statement fails after planning its items.
     const err = await checkpointer.put(latest.config, next, { source: "loop", step: 9, parents: {}, note: "\u0000" } as never, { messages: 99 }).catch((e) => e);
     expect(isMemoryError(err, "DB_QUERY_FAILED")).toBe(true);
-    const after = await Promise.all(["checkpoints", "checkpoint_blobs", "checkpoint_items"].map((t) => count(db, t, "atomic")));
+    const after = await Promise.all(["checkpoints", "checkpoint_items", "checkpoint_writes"].map((t) => count(db, t, "atomic")));
     expect(after).toEqual(before);
     // The next put (same cache) still works and reads back.
     const out = await graph.invoke({ messages: [new HumanMessage("after")] }, cfg("atomic"));
@@ -267,6 +371,158 @@ describe.each(testEngines())("PostgresCheckpointer on %s", (engine) => {
     expect(texts(out.messages).filter((_, i) => i % 2 === 0)).toEqual(["1", "2", "3"]);
     const fresh = PostgresCheckpointer.fromDatabase(db, { readCache: false });
     expect(texts((await fresh.getTuple(cfg("shared")))!.checkpoint.channel_values.messages as BaseMessage[])).toEqual(texts(out.messages));
+  });
+
+  describe("pending writes refer to items", () => {
+    /** Two parallel nodes; "flaky" throws while `state.fail` is set, so "good"'s writes stay pending. */
+    function parallelGraph(checkpointer: BaseCheckpointSaver, state: { fail: boolean; good: number; flaky: number }) {
+      return new StateGraph(MessagesAnnotation)
+        .addNode("good", async () => {
+          state.good += 1;
+          return { messages: [new AIMessage({ id: randomUUID(), content: `good result ${state.good}` })] };
+        })
+        .addNode("flaky", async () => {
+          if (state.fail) throw new Error("boom");
+          state.flaky += 1;
+          return { messages: [new AIMessage({ id: randomUUID(), content: `flaky result ${state.flaky}` })] };
+        })
+        .addEdge(START, "good")
+        .addEdge(START, "flaky")
+        .addEdge("good", END)
+        .addEdge("flaky", END)
+        .compile({ checkpointer });
+    }
+
+    async function itemsContaining(threadId: string, text: string): Promise<number> {
+      const { rows } = await db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM checkpoint_items WHERE thread_id = $1 AND position($2 in convert_from(blob, 'UTF8')) > 0",
+        [threadId, text],
+      );
+      return rows[0].n;
+    }
+
+    it("round-trip exactly, resume without re-running the task that succeeded, and store its message once", async () => {
+      const calls = { fail: true, good: 0, flaky: 0 };
+      const graph = parallelGraph(PostgresCheckpointer.fromDatabase(db), calls);
+      await expect(graph.invoke({ messages: [human("go")] }, cfg("pending"))).rejects.toThrow("boom");
+
+      const fresh = PostgresCheckpointer.fromDatabase(db, { readCache: false });
+      const failed = (await fresh.getTuple(cfg("pending")))!;
+      const good = failed.pendingWrites!.filter(([, channel]) => channel === "messages");
+      expect(good).toHaveLength(1);
+      const [message] = good[0][2] as BaseMessage[];
+      expect(message).toBeInstanceOf(AIMessage);
+      expect(message.content).toBe("good result 1");
+      expect(message.id).toEqual(expect.any(String));
+      expect(failed.pendingWrites!.some(([, channel]) => channel === "__error__")).toBe(true);
+      // The same process reads the same writes (its cache holds them) as a fresh one does.
+      const same = (await PostgresCheckpointer.fromDatabase(db).getTuple(cfg("pending")))!;
+      expect(same.pendingWrites).toEqual(failed.pendingWrites);
+
+      calls.fail = false;
+      const out = await graph.invoke(null, cfg("pending"));
+      // LangGraph applies a step's writes in task-path order ("flaky" before "good"), as with MemorySaver.
+      expect(texts(out.messages)).toEqual(["go", "flaky result 1", "good result 1"]);
+      expect(calls.good).toBe(1);
+      // The pending write and the channel value that took it in share one item: three messages,
+      // three items (the others are the errors LangGraph recorded).
+      expect(await itemsContaining("pending", "good result 1")).toBe(1);
+      expect(await itemsContaining("pending", '"lc":1')).toBe(3);
+    });
+
+    it("a fork from an old checkpoint with pending writes runs as with MemorySaver and leaves the original branch as it was", async () => {
+      /** Fail, resume, go on, then fork from the failed checkpoint; what the graph returns each time. */
+      async function scenario(checkpointer: BaseCheckpointSaver, thread: string) {
+        const calls = { fail: true, good: 0, flaky: 0 };
+        const graph = parallelGraph(checkpointer, calls);
+        const config = cfg(thread);
+        await expect(graph.invoke({ messages: [new HumanMessage({ id: "h1", content: "first" })] }, config)).rejects.toThrow("boom");
+        const failed = (await checkpointer.getTuple(config))!;
+        calls.fail = false;
+        const resumed = texts((await graph.invoke(null, config)).messages);
+        const original = await graph.getState(config);
+        const second = texts((await graph.invoke({ messages: [new HumanMessage({ id: "h2", content: "second" })] }, config)).messages);
+        const forked = texts((await graph.invoke(null, failed.config)).messages);
+        const head = texts((await graph.getState(config)).values.messages);
+        // The failed checkpoint now also holds what "flaky" wrote when the run resumed.
+        const later = (await checkpointer.getTuple(failed.config))!.pendingWrites!;
+        const pending = later.map(([, channel, value]) => [channel, channel === "messages" ? texts(value as BaseMessage[]) : value]).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+        return { failed, original, outputs: { resumed, second, forked, head, calls, pending } };
+      }
+      const reference = await scenario(new MemorySaver(), "fork-pending");
+      const checkpointer = PostgresCheckpointer.fromDatabase(db);
+      const ours = await scenario(checkpointer as unknown as BaseCheckpointSaver, "fork-pending");
+      expect(ours.outputs).toEqual(reference.outputs);
+      expect(ours.outputs.forked).toEqual(ours.outputs.head);
+
+      // The failed checkpoint keeps its pending writes and the original branch its messages, read
+      // back by a fresh process.
+      const fresh = PostgresCheckpointer.fromDatabase(db, { readCache: false });
+      const again = (await fresh.getTuple(ours.failed.config))!;
+      expect(again.pendingWrites).toEqual((await checkpointer.getTuple(ours.failed.config))!.pendingWrites);
+      expect(again.pendingWrites).toEqual(expect.arrayContaining(ours.failed.pendingWrites!));
+      const branch = (await fresh.getTuple(ours.original.config))!;
+      expect(texts(branch.checkpoint.channel_values.messages as BaseMessage[])).toEqual(ours.outputs.resumed);
+      expect(await itemsContaining("fork-pending", "good result 1")).toBe(1);
+    });
+
+    it("retention keeps the items a kept checkpoint's pending writes need", async () => {
+      const calls = { fail: true, good: 0, flaky: 0 };
+      const checkpointer = PostgresCheckpointer.fromDatabase(db);
+      const graph = parallelGraph(checkpointer, calls);
+      await graph.invoke({ messages: [human("one")] }, { ...cfg("prune-pending") }).catch(() => undefined);
+      calls.fail = false;
+      await graph.invoke(null, cfg("prune-pending"));
+      calls.fail = true;
+      await expect(graph.invoke({ messages: [human("two")] }, cfg("prune-pending"))).rejects.toThrow("boom");
+      expect(await checkpointer.pruneThread("prune-pending", 1)).toBeGreaterThan(0);
+      expect(await count(db, "checkpoints", "prune-pending")).toBe(1);
+      // "good result 2" is referred to only by the kept checkpoint's pending write.
+      expect(await itemsContaining("prune-pending", "good result 2")).toBe(1);
+      expect(await itemsContaining("prune-pending", "good result 1")).toBe(1);
+      const fresh = PostgresCheckpointer.fromDatabase(db, { readCache: false });
+      const kept = (await fresh.getTuple(cfg("prune-pending")))!;
+      const written = kept.pendingWrites!.find(([, channel]) => channel === "messages")![2] as BaseMessage[];
+      expect(written[0].content).toBe("good result 2");
+      calls.fail = false;
+      const out = await graph.invoke(null, cfg("prune-pending"));
+      expect(texts(out.messages)).toEqual(["one", "flaky result 1", "good result 1", "two", "flaky result 2", "good result 2"]);
+    });
+
+    it("keep a write exactly as it was handed over, though LangGraph gives its message an id right after", async () => {
+      const checkpointer = PostgresCheckpointer.fromDatabase(db);
+      const config = await checkpointer.put(cfg("exact", { checkpoint_ns: "" }), { ...emptyCheckpoint(), id: uuid6(0) }, { source: "loop", step: 0, parents: {} }, {});
+      const message = new HumanMessage("no id yet");
+      const stored = checkpointer.putWrites(config, [["messages", [message]]], "task-1");
+      message.id = "assigned-later"; // what LangGraph's messages reducer does, in place
+      message.lc_kwargs.id = message.id;
+      await stored;
+      for (const reader of [checkpointer, PostgresCheckpointer.fromDatabase(db, { readCache: false })]) {
+        const tuple = (await reader.getTuple(config))!;
+        const [written] = tuple.pendingWrites![0][2] as BaseMessage[];
+        expect(written.content).toBe("no id yet");
+        expect(written.id).toBeUndefined();
+      }
+    });
+
+    it("parallel tasks' writes are numbered in turn, and the next checkpoint refers to them instead of storing them again", async () => {
+      const checkpointer = PostgresCheckpointer.fromDatabase(db);
+      const first = { ...emptyCheckpoint(), id: uuid6(0) };
+      const config = await checkpointer.put(cfg("parallel", { checkpoint_ns: "" }), first, { source: "loop", step: 0, parents: {} }, {});
+      const replies = Array.from({ length: 5 }, (_, i) => new AIMessage({ id: `p${i}`, content: `parallel ${i}` }));
+      await Promise.all(replies.map((m, i) => checkpointer.putWrites(config, [["messages", [m]], ["branch:to:x", null]], `task-${i}`)));
+      expect(await count(db, "checkpoint_items", "parallel")).toBe(5);
+      const next: Checkpoint = { ...emptyCheckpoint(), id: uuid6(1), channel_values: { messages: replies }, channel_versions: { messages: 2 } };
+      await checkpointer.put(config, next, { source: "loop", step: 1, parents: {} }, { messages: 2 });
+      expect(await count(db, "checkpoint_items", "parallel")).toBe(5);
+      const ref = (await latestRef(db, "parallel")) as number[];
+      expect(ref.length).toBeLessThanOrEqual(10);
+      const fresh = PostgresCheckpointer.fromDatabase(db, { readCache: false });
+      const pending = (await fresh.getTuple(config))!.pendingWrites!;
+      expect(pending.filter(([, c]) => c === "messages").map(([, , v]) => (v as BaseMessage[])[0].content).sort()).toEqual(replies.map((m) => m.content));
+      expect(pending.filter(([, c]) => c === "branch:to:x").map(([, , v]) => v)).toEqual([null, null, null, null, null]);
+      expect(texts((await fresh.getTuple(cfg("parallel")))!.checkpoint.channel_values.messages as BaseMessage[])).toEqual(texts(replies));
+    });
   });
 
   it("lists across pages in checkpoint order, with before, limit and metadata filter", async () => {
@@ -300,7 +556,7 @@ const serverUrl = process.env.DATABASE_URL;
       const graph = chatGraph(checkpointer);
       for (let i = 0; i < 3; i++) await graph.invoke({ messages: [new HumanMessage(`m${i}`)] }, cfg("killed"));
       const latest = (await checkpointer.getTuple(cfg("killed")))!;
-      const before = await Promise.all(["threads", "checkpoints", "checkpoint_blobs", "checkpoint_items"].map((t) => count(db, t, "killed")));
+      const before = await Promise.all(["threads", "checkpoints", "checkpoint_items", "checkpoint_writes"].map((t) => count(db, t, "killed")));
       const messages = [...(latest.checkpoint.channel_values.messages as BaseMessage[]), new HumanMessage("lost with the connection")];
       const next: Checkpoint = { ...latest.checkpoint, id: uuid6(50), channel_values: { messages }, channel_versions: { ...latest.checkpoint.channel_versions, messages: 500.5 } };
 
@@ -322,7 +578,7 @@ const serverUrl = process.env.DATABASE_URL;
       expect((err as { retryable: boolean }).retryable).toBe(true);
       await blocker.query("ROLLBACK");
 
-      const after = await Promise.all(["threads", "checkpoints", "checkpoint_blobs", "checkpoint_items"].map((t) => count(db, t, "killed")));
+      const after = await Promise.all(["threads", "checkpoints", "checkpoint_items", "checkpoint_writes"].map((t) => count(db, t, "killed")));
       expect(after).toEqual(before);
       const fresh = PostgresCheckpointer.fromDatabase(db, { readCache: false });
       const reread = (await fresh.getTuple(cfg("killed")))!;

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { randomBytes } from "node:crypto";
+import { loadavg } from "node:os";
 import pg from "pg";
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
@@ -20,8 +21,12 @@ run, interleaved, each in a fresh schema dropped afterwards:
   put / putWrites / getTuple (latest) / list (limit 10) on a chat thread, p50/p95;
   a StateGraph with MessagesAnnotation invoked --turns times on one thread (p50/p95 per invoke, and
   MemorySaver as the in-memory reference), then the bytes of each saver's tables;
-  getTuple p50 at turn 20 and at turn --long-turns (ours; the official saver's storage grows with
-  the square of the thread, so it is measured at turn 20 only); SELECT 1 as the floor.
+  getTuple p50 at turn 20 (both) and, for growth, ours on a turn-20 thread and a turn --long-turns
+  thread read alternately (the official saver's storage grows with the square of the thread, so it
+  is measured at turn 20 only); SELECT 1 as the floor.
+  Before the micro operations the server runs CHECKPOINT (when permitted), so the write-back of
+  the invoke phase does not land in the commits being timed; a one-row INSERT + commit is timed
+  alongside the puts as the floor under any durable put.
   --turns N         invokes of the chat graph (default 200)
   --long-turns N    length of the long thread for getTuple growth (default 2000)
   --iterations N    samples per micro operation (default 200)
@@ -107,12 +112,6 @@ async function buildThread(saver: Saver, threadId: string, messages: BaseMessage
     previous = checkpoint;
   }
   return { config, checkpoint: previous! };
-}
-
-async function sample(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i += 1) out.push(await timeMs(() => fn(i)));
-  return out;
 }
 
 /** Run `fn` for each contender in alternating order, `n` times; samples per contender. */
@@ -233,10 +232,11 @@ export const benchmark: Benchmark = {
     try {
       await baseline.setup();
       const contenders: Contender[] = [
-        { name: "ours", saver: ours, schema: oursSchema, tables: ["threads", "checkpoints", "checkpoint_blobs", "checkpoint_items", "checkpoint_writes"], select1: () => db.query("SELECT 1") },
+        { name: "ours", saver: ours, schema: oursSchema, tables: ["threads", "checkpoints", "checkpoint_items", "checkpoint_writes"], select1: () => db.query("SELECT 1") },
         { name: "baseline", saver: baseline as unknown as Saver, schema: baseSchema, tables: ["checkpoints", "checkpoint_blobs", "checkpoint_writes", "checkpoint_migrations"], select1: () => basePool.query("SELECT 1") },
       ];
       const started = Date.now();
+      const loadStart = loadavg().map((x) => round(x, 2));
       const log = (s: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${s}`);
 
       // Floor.
@@ -262,19 +262,30 @@ export const benchmark: Benchmark = {
       if (finalLength?.length !== 2 * turns || baseLength?.length !== 2 * turns) throw new Error(`expected ${2 * turns} messages in both threads`);
 
       // Micro operations on a chat thread that starts at 20 turns (40 messages) and grows by one
-      // message per put, as a graph step would.
-      log("micro operations");
+      // message per put, as a graph step would. First let the server write out what the invoke
+      // phase left dirty (the official saver's ~16 MB): otherwise that write-back competes with
+      // the commits timed next and adds the same milliseconds to both savers' puts, which pulls
+      // every ratio towards 1 whichever saver is faster.
+      const settled = await settle(admin);
+      log(`micro operations${settled ? " (after CHECKPOINT)" : ""}`);
       const threads = new Map<string, { messages: BaseMessage[]; config: RunnableConfig; checkpoint: Checkpoint; step: number }>();
       for (const c of contenders) {
         const messages: BaseMessage[] = [];
         const built = await buildThread(c.saver, "micro", messages, 40);
         threads.set(c.name, { messages, ...built, step: 40 });
       }
-      const put = await interleaved(contenders, iterations, async (c) => {
+      // Timed alongside the puts: a one-row INSERT and its commit, the floor under any durable put
+      // (with synchronous_commit=on both savers wait for the same WAL flush).
+      await admin.query(`CREATE TABLE ${quoteIdent(oursSchema)}.bench_commit_floor (x int)`);
+      if (syncCommit === "off") await admin.query("SET synchronous_commit = off");
+      const commitFloor = { name: "commit", run: () => admin.query(`INSERT INTO ${quoteIdent(oursSchema)}.bench_commit_floor VALUES (1)`) };
+      const put = await interleaved([...contenders, commitFloor], iterations, async (c) => {
+        if ("run" in c) return c.run();
         const t = threads.get(c.name)!;
         const next = await buildThread(c.saver, "micro", t.messages, 1, t.step, t);
         Object.assign(t, next, { step: t.step + 1 });
       });
+      await admin.query(`DROP TABLE ${quoteIdent(oursSchema)}.bench_commit_floor`);
       const getTuple = await interleaved(contenders, iterations, (c) => c.saver.getTuple({ configurable: { thread_id: "micro", checkpoint_ns: "" } }));
       const list10 = await interleaved(contenders, Math.max(20, Math.floor(iterations / 2)), async (c) => {
         let n = 0;
@@ -297,11 +308,15 @@ export const benchmark: Benchmark = {
       let long = await buildThread(ours, "long", oursMessages, 40);
       await buildThread(baseline as unknown as Saver, "long", baseMessages, 40);
       const at20 = await interleaved(contenders, growthSamples, (c) => c.saver.getTuple(latest("long")));
-      const cold = PostgresCheckpointer.fromDatabase(db, { readCache: false });
-      const at20Cold = await sample(growthSamples, () => cold.getTuple(latest("long")));
+      // Growth is measured side by side: a thread that stays at turn 20 and the thread grown to
+      // turn --long-turns, read alternately, so a change in the machine's load between two phases
+      // does not show up as growth.
+      await buildThread(ours, "short", [], 40);
       long = await buildThread(ours, "long", oursMessages, 2 * longTurns - 40, 40, long);
-      const atLong = await sample(growthSamples, () => ours.getTuple(latest("long")));
-      const atLongCold = await sample(Math.min(growthSamples, 30), () => cold.getTuple(latest("long")));
+      const growth = await interleaved([{ name: "short" }, { name: "long" }], growthSamples, (t) => ours.getTuple(latest(t.name)));
+      const cold = PostgresCheckpointer.fromDatabase(db, { readCache: false });
+      const growthCold = await interleaved([{ name: "short" }, { name: "long" }], Math.min(growthSamples, 30), (t) => cold.getTuple(latest(t.name)));
+      const [at20Side, atLong, at20Cold, atLongCold] = [growth.short, growth.long, growthCold.short, growthCold.long];
       const longStorage = await tableBytes(admin, oursSchema, contenders[0].tables);
 
       const o = (s: Record<string, number[]>, k: string) => summarize(s[k]);
@@ -315,6 +330,7 @@ export const benchmark: Benchmark = {
         storage_bytes: storage.ours,
         statements_per_put: statements.ours,
         getTuple_p50_turn20_ms: summarize(at20.ours).p50_ms,
+        getTuple_p50_turn20_beside_long_ms: summarize(at20Side).p50_ms,
         [`getTuple_p50_turn${longTurns}_ms`]: summarize(atLong).p50_ms,
         getTuple_p50_turn20_cold_ms: summarize(at20Cold).p50_ms,
         [`getTuple_p50_turn${longTurns}_cold_ms`]: summarize(atLongCold).p50_ms,
@@ -335,18 +351,22 @@ export const benchmark: Benchmark = {
         ours: oursFigures,
         baseline: baselineFigures,
         memory: { ...flat("invoke", o(invoke, "memory")) },
+        commit_floor: flat("insert_commit", o(put, "commit")),
         storage_by_table: storageByTable,
         ratios: {
           storage: ratio(storage.baseline, storage.ours),
           getTuple_p50: ratio(summarize(getTuple.baseline).p50_ms, summarize(getTuple.ours).p50_ms),
           put_p50: ratio(summarize(put.baseline).p50_ms, summarize(put.ours).p50_ms),
           invoke_p50: ratio(summarize(invoke.baseline).p50_ms, summarize(invoke.ours).p50_ms),
-          getTuple_growth: ratio(summarize(atLong).p50_ms, summarize(at20.ours).p50_ms),
+          getTuple_growth: ratio(summarize(atLong).p50_ms, summarize(at20Side).p50_ms),
           getTuple_growth_cold: ratio(summarize(atLongCold).p50_ms, summarize(at20Cold).p50_ms),
           putWrites_p50: ratio(summarize(putWrites.baseline).p50_ms, summarize(putWrites.ours).p50_ms),
           list10_p50: ratio(summarize(list10.baseline).p50_ms, summarize(list10.ours).p50_ms),
         },
-        config: { turns, long_turns: longTurns, iterations, synchronous_commit: syncCommit, engine: "postgres", server_version: db.capabilities.serverVersion, node: process.version },
+        config: {
+          turns, long_turns: longTurns, iterations, synchronous_commit: syncCommit, checkpoint_before_micro: settled,
+          engine: "postgres", server_version: db.capabilities.serverVersion, node: process.version, load_average_start: loadStart, load_average_end: loadavg().map((x) => round(x, 2)),
+        },
       };
 
       const row = (label: string, a: number | string, b: number | string, r: number | string) => [label, a, b, r];
@@ -355,6 +375,7 @@ export const benchmark: Benchmark = {
         table([`checkpointer (server Postgres, synchronous_commit=${syncCommit})`, "ours", "official", "official/ours"], [
           row("SELECT 1 p50 ms (floor)", result.ours.select1_p50_ms, result.baseline.select1_p50_ms, ratio(result.baseline.select1_p50_ms, result.ours.select1_p50_ms)),
           row("put p50 / p95 ms", `${result.ours.put_p50_ms} / ${result.ours.put_p95_ms}`, `${result.baseline.put_p50_ms} / ${result.baseline.put_p95_ms}`, result.ratios.put_p50),
+          row("  one-row INSERT + commit p50 ms (floor)", summarize(put.commit).p50_ms, "", ""),
           row("statements per put", statements.ours, statements.baseline, ratio(statements.baseline, statements.ours)),
           row("putWrites p50 / p95 ms", `${result.ours.putWrites_p50_ms} / ${result.ours.putWrites_p95_ms}`, `${result.baseline.putWrites_p50_ms} / ${result.baseline.putWrites_p95_ms}`, result.ratios.putWrites_p50),
           row("getTuple latest p50 / p95 ms", `${result.ours.getTuple_p50_ms} / ${result.ours.getTuple_p95_ms}`, `${result.baseline.getTuple_p50_ms} / ${result.baseline.getTuple_p95_ms}`, result.ratios.getTuple_p50),
@@ -363,7 +384,7 @@ export const benchmark: Benchmark = {
           row(`  in-memory MemorySaver p50 ms`, result.memory.invoke_p50_ms, "", ""),
           row(`storage after ${turns} invokes`, mb(storage.ours), mb(storage.baseline), result.ratios.storage),
           row("getTuple p50 ms at turn 20", result.ours.getTuple_p50_turn20_ms, result.baseline.getTuple_p50_turn20_ms, ratio(result.baseline.getTuple_p50_turn20_ms, result.ours.getTuple_p50_turn20_ms)),
-          row(`getTuple p50 ms at turn ${longTurns}`, summarize(atLong).p50_ms, "n/a", ""),
+          row(`getTuple p50 ms, turn 20 beside turn ${longTurns}`, `${summarize(at20Side).p50_ms} → ${summarize(atLong).p50_ms}`, "n/a", ""),
           row(`  growth turn ${longTurns} / turn 20`, result.ratios.getTuple_growth, "", ""),
           row("  same, no read cache (cold)", `${result.ours.getTuple_p50_turn20_cold_ms} → ${summarize(atLongCold).p50_ms}`, "", result.ratios.getTuple_growth_cold),
         ]),
@@ -384,6 +405,16 @@ export const benchmark: Benchmark = {
     }
   },
 };
+
+/** Run CHECKPOINT so dirty buffers are on disk before timing commits; false when not permitted. */
+async function settle(client: pg.Client): Promise<boolean> {
+  try {
+    await client.query("CHECKPOINT");
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function flat(prefix: string, s: LatencySummary) {
   return { [`${prefix}_p50_ms`]: s.p50_ms, [`${prefix}_p95_ms`]: s.p95_ms } as Record<string, number>;
