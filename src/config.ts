@@ -22,8 +22,16 @@ export const RetrievalSchema = z.object({
   recencyWeight: z.number().min(0).max(1).default(0.2),
   /** Recency = exp(-age / recencyDecayDays), age from last use or creation. */
   recencyDecayDays: z.number().positive().default(30),
-  /** Candidates whose relevance falls below this are never injected. */
+  /** Candidates whose relevance falls below this are never injected (except `standingKinds` in the load node). */
   relevanceFloor: z.number().min(0).max(1).default(0.3),
+  /**
+   * Kinds the load-memory node injects even below the relevance floor: a user's own durable facts
+   * and preferences are context for any question ("Help me price a contract" needs "is a freelance
+   * translator", though no word matches). They rank after the memories that match (same score:
+   * similarity, then recency) and stay within topK and the memories budget. `[]`: the floor for
+   * every kind.
+   */
+  standingKinds: z.array(z.enum(["preference", "fact", "entity", "episode", "procedure", "knowledge"])).default(["fact", "preference"]),
   /**
    * Share of full-text (BM25) relevance in the hybrid similarity; the rest is vector cosine.
    * Unset → 0.7 with the offline hashing embedder (lexical carries it), 0.3 with a neural one.
@@ -52,6 +60,13 @@ export const WritePolicySchema = z.object({
   maxTextChars: z.number().int().positive().default(4000),
   /** Store health and other special-category data (off unless the app opts in). */
   allowSpecialCategory: z.boolean().default(false),
+  /**
+   * Approve at once the rules a user stated as standing instructions in their own words ("from now
+   * on give me diffs", "always write tests first"): the user is their reviewer, and they take
+   * effect next turn. Rules inferred from anything else stay `proposed` for review. False: every
+   * rule waits for review.
+   */
+  approveStatedRules: z.boolean().default(true),
 });
 
 /**

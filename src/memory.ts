@@ -16,12 +16,13 @@ import { MemoryControls } from "./controls/memory-controls.js";
 import { RetentionSweep } from "./retention/retention-sweep.js";
 import { JobQueue } from "./jobs/job-queue.js";
 import { chatModelFromSpec } from "./models/chat-model.js";
+import type { Clock } from "./controls/clock.js";
 
 export interface CreateMemoryOptions extends Omit<ConfigInput, "model" | "embeddings"> {
   /** An open database to use (it is not closed by `close()`); default: opened from `databaseUrl`/`DATABASE_URL`/the embedded folder. */
   db?: Database;
-  /** Chat model for extraction and summaries: an instance or `provider:model`; default `MODEL`, unset → offline. */
-  model?: BaseChatModel | string;
+  /** Chat model for extraction and summaries: an instance or `provider:model`; default `MODEL`, unset → offline; `null`: offline even when `MODEL` is set. */
+  model?: BaseChatModel | string | null;
   /** Embeddings: an instance or `local` / `openai:<model>`; default `EMBEDDINGS` or `local`. */
   embeddings?: Embeddings | string;
   /** The app's profile schema (default: name, timezone, units, language, plan, notes). */
@@ -29,6 +30,12 @@ export interface CreateMemoryOptions extends Omit<ConfigInput, "model" | "embedd
   checkpointer?: PostgresCheckpointerOptions;
   /** Tenant of the LangGraph `BaseStore` door (`langgraphStore`); default "default". */
   storeTenantId?: string;
+  /**
+   * Where "now" comes from for memory (default the system clock): recency and expiry of reads,
+   * creation and expiry of writes, summaries and past sessions, the controls and the retention
+   * sweep. Evals and tests move a `ManualClock`; the job queue keeps the database clock.
+   */
+  clock?: Clock;
 }
 
 /**
@@ -62,24 +69,24 @@ export interface LangGraphMemory {
 
 /** Open (or reuse) the database and build every part on it, configured once. */
 export async function createMemory(options: CreateMemoryOptions = {}): Promise<LangGraphMemory> {
-  const { db: givenDb, model: modelOption, embeddings: embeddingsOption, profile, checkpointer: checkpointerOptions, storeTenantId, ...configInput } = options;
+  const { db: givenDb, model: modelOption, embeddings: embeddingsOption, profile, checkpointer: checkpointerOptions, storeTenantId, clock, ...configInput } = options;
   const config = resolveConfig({
     ...configInput,
     model: typeof modelOption === "string" ? modelOption : undefined,
     embeddings: typeof embeddingsOption === "string" ? embeddingsOption : undefined,
   });
-  const model = typeof modelOption === "object" ? modelOption : await chatModelFromSpec(config.model);
+  const model = modelOption === null ? undefined : typeof modelOption === "object" ? modelOption : await chatModelFromSpec(config.model);
   const embeddings = typeof embeddingsOption === "object" ? embeddingsOption : await createEmbeddings(config.embeddings);
   const db =
     givenDb ??
     (await openDatabase(config.databaseUrl, { schema: config.schema, autoMigrate: config.autoMigrate, poolMax: config.poolMax, dataDir: config.dataDir }));
-  const store = new MemoryStore(db, { embeddings, retrieval: config.retrieval, writePolicy: config.writePolicy });
+  const store = new MemoryStore(db, { embeddings, retrieval: config.retrieval, writePolicy: config.writePolicy, clock });
   const checkpointer = PostgresCheckpointer.fromDatabase(db, checkpointerOptions);
   const profiles = new ProfileStore(db, { profile });
   const rules = new RuleStore(db);
   const settings = new MemorySettingsStore(db);
-  const controls = new MemoryControls(db, { store, profiles, rules, settings, threads: checkpointer });
-  const retention = new RetentionSweep(db, { controls, retention: config.retention, episodeTtlDays: config.writePolicy.episodeTtlDays });
+  const controls = new MemoryControls(db, { store, profiles, rules, settings, threads: checkpointer, clock });
+  const retention = new RetentionSweep(db, { controls, retention: config.retention, episodeTtlDays: config.writePolicy.episodeTtlDays, clock });
   const jobs = new JobQueue(db);
   const dims = (await embeddings.embedQuery("dimension probe")).length;
   const langgraphStore = new LangGraphStore(db, { tenantId: storeTenantId, index: { dims, embeddings } });
@@ -102,6 +109,8 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<L
       if (closed) return;
       closed = true;
       langgraphStore.stop();
+      // Usage marks are batched off the response path: write the pending ones before closing.
+      await store.flushUsage();
       await checkpointer.close();
       if (!givenDb) await db.close();
     },

@@ -42,20 +42,14 @@ export function ownerGateSql(o: ResolvedOwner, params: unknown[]): string {
 /**
  * Approved, active rules that apply to one user for one task type (null = none): global rules,
  * task rules of every tenant and of the user's tenant, the tenant's rules, and the user's own
- * (unlimited, or limited to this task type). Nothing while the user is opted out.
- * $1 tenant, $2 user, $3 task type, $4 limit.
+ * (unlimited, or limited to this task type) — the SQL function `memory_active_rules` (migration
+ * 0007), which the load-memory node's one-round-trip read shares. Nothing while the user is opted
+ * out. $1 tenant, $2 user, $3 task type, $4 limit.
  */
 export const ACTIVE_RULES_SQL = `
-SELECT r.id, r.text, r.priority, r.scope, r.task_type FROM procedural_rules r
-WHERE r.review_state = 'approved' AND r.active
-  AND (
-    (r.tenant_id IS NULL AND r.user_id IS NULL AND (r.scope = 'global' OR (r.scope = 'task' AND r.task_type = $3::text)))
-    OR (r.tenant_id = $1::text AND r.user_id IS NULL AND (r.scope = 'tenant' OR (r.scope = 'task' AND r.task_type = $3::text)))
-    OR (r.tenant_id = $1::text AND r.user_id = $2::text AND (r.task_type IS NULL OR r.task_type = $3::text))
-  )
-  AND ${notOptedOutAt("$1", "$2")}
-ORDER BY r.priority DESC, r.created_at, r.id
-LIMIT $4::int`;
+SELECT r.id, r.text, r.priority, r.scope, r.task_type FROM memory_active_rules($1::text, $2::text, $3::text, $4::int) r
+WHERE ${notOptedOutAt("$1", "$2")}
+ORDER BY r.priority DESC, r.created_at, r.id`;
 
 /** Insert one rule; an identical open (proposed or approved) rule of the same owner makes it a no-op (no row). */
 export const INSERT_RULE_SQL = `

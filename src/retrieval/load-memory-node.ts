@@ -3,18 +3,22 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import type { ActiveRule, MemoryUsage, ProfileDocument, RetrievedMemory } from "../state/types.js";
 import type { MemoryState, MemoryUpdate } from "../state/annotation.js";
 import { BudgetsSchema, type Budgets } from "../config.js";
-import type { MemoryStore } from "../store/memory-store.js";
+import type { MemoryStore, PreparedSearch } from "../store/memory-store.js";
+import type { CandidateSqlParams } from "../store/memory-queries.js";
 import type { MemoryScope } from "../store/scope.js";
-import type { MemorySearchOptions } from "../store/types.js";
+import type { MemorySearchOptions, ScoredMemory } from "../store/types.js";
 import type { TokenEncoding } from "../tokens/count-text.js";
-import { retrieveMemoriesWithoutSessions } from "../sessions/memories-without-sessions.js";
+import { isSessionMemory } from "../sessions/session-metadata.js";
 import type { SettingsTarget } from "../extraction/write-targets.js";
 import { ProfileStore } from "../profile/profile-store.js";
 import { RuleStore } from "../procedural/rule-store.js";
 import { MemorySettingsStore } from "../controls/settings-store.js";
 import { fitProfile } from "../context/format-profile.js";
 import { formatRules } from "../context/format-rules.js";
-import type { RetrieveResult } from "./retrieve-memories.js";
+import { invalidInput } from "../errors.js";
+import { LocalHashingEmbeddings } from "../embeddings/hashing-embeddings.js";
+import { capMemoriesByTokens, toRetrievedMemory, type RetrieveResult } from "./retrieve-memories.js";
+import { loadContext } from "./load-context-query.js";
 import { scopeFromConfig } from "./scope-from-config.js";
 
 /** What a loader gets: the run's scope, the latest user message, the state and the config. */
@@ -23,6 +27,11 @@ export interface MemoryLoaderInput {
   query: string;
   state: Pick<MemoryState, "messages">;
   config: RunnableConfig;
+  /**
+   * The query's unit vector when the node embedded it (its store's embedder): pass it to searches
+   * of the same store as `queryEmbedding` instead of embedding the query again.
+   */
+  queryEmbedding?: number[];
 }
 
 /**
@@ -48,7 +57,10 @@ export interface LoadMemoryNodeOptions {
   budgets?: Partial<Budgets>;
   /** Search options (k, kinds, include tenant/global knowledge, floor). */
   search?: Omit<MemorySearchOptions, "queryEmbedding" | "now">;
-  /** Record what was injected (default true). */
+  /**
+   * Record what was injected (`last_used_at`, `access_count`; default true). Written off the
+   * response path, batched a moment later (`MemoryStore.markUsedLater`).
+   */
   markUsed?: boolean;
   /** Further sections (e.g. past sessions), run in order after the built-in ones; skipped for opted-out users. */
   loaders?: MemoryLoader[];
@@ -81,10 +93,12 @@ export interface LoadMemoryNodeOptions {
  * A graph node that builds the user's whole memory context in one call: the profile (fitted to
  * `budgets.profile`, lowest-priority fields dropped first), the approved behavioral rules for the
  * task (fitted, highest priority first), and the long-term memories relevant to the latest user
- * message (capped at `budgets.memories`, marked used) — with the tokens of each section in
- * `memoryUsage`. Scope comes from `config.configurable` (`tenant_id`, `user_id`); a run without it
- * fails with SCOPE_REQUIRED. An opted-out user gets an empty context: nothing is read, embedded or
- * marked for them, and the extra loaders do not run.
+ * message (capped at `budgets.memories`, marked used after the turn) — with the tokens of each
+ * section in `memoryUsage`. One round trip reads them all (`memory_load_context`, migration 0007),
+ * in a transaction scoped to the user. Scope comes from `config.configurable` (`tenant_id`,
+ * `user_id`); a run without it fails with SCOPE_REQUIRED. An opted-out user gets an empty context:
+ * nothing is read or marked for them, the extra loaders do not run, and their message goes to no
+ * embedder (only the in-process offline embedder runs before the opt-out is known).
  *
  * @example
  * const graph = new StateGraph(MemoryAnnotation)
@@ -96,34 +110,97 @@ export interface LoadMemoryNodeOptions {
 export function createLoadMemoryNode(options: LoadMemoryNodeOptions) {
   const budgets = BudgetsSchema.parse(options.budgets ?? {});
   const encoding = options.encoding ?? "o200k_base";
-  const profiles = options.profiles === false ? null : (options.profiles ?? new ProfileStore(options.store.db));
-  const rules = options.rules === false ? null : (options.rules ?? new RuleStore(options.store.db));
-  const settings = options.settings ?? new MemorySettingsStore(options.store.db);
+  const store = options.store;
+  const profiles = options.profiles === false ? null : (options.profiles ?? new ProfileStore(store.db));
+  const rules = options.rules === false ? null : (options.rules ?? new RuleStore(store.db));
+  const settings = options.settings ?? new MemorySettingsStore(store.db);
   const ruleTokens = options.ruleTokens ?? budgets.system;
   const maxRules = options.maxRules ?? 50;
+  const markUsed = options.markUsed ?? true;
+  // The built-in stores on the store's database are read in the one statement; anything else
+  // (another database, a subclass with its own reads, a custom settings target) is asked itself.
+  const fold = {
+    settings: isPlain(settings, MemorySettingsStore, "isOptedOut", store),
+    profile: profiles !== null && isPlain(profiles, ProfileStore, "getDocument", store),
+    rules: rules !== null && isPlain(rules, RuleStore, "activeFor", store),
+  };
+  // The offline embedder runs in-process in microseconds: embedding before knowing whether the
+  // user opted out sends nothing anywhere and lets one statement carry the search. Any other
+  // embedder (a remote API) is only called once the user is known not to have opted out.
+  const embedFirst = store.embeddings instanceof LocalHashingEmbeddings;
+
   return async function loadMemory(state: Pick<MemoryState, "messages">, config: RunnableConfig = {}): Promise<LoadMemoryResult> {
     const scope = scopeFromConfig(config);
     const usage: MemoryUsage = { profile: 0, rules: 0, memories: 0, summary: 0, pastSessions: 0, total: 0 };
     let update: Partial<MemoryUpdate> = {};
     if (profiles) update.profile = null;
     if (rules) update.rules = [];
-    if (await settings.isOptedOut(scope)) return { ...update, memories: [], memoryUsage: usage } as LoadMemoryResult;
+    const empty = () => ({ ...update, memories: [], memoryUsage: usage }) as LoadMemoryResult;
+    if (!fold.settings && (await settings.isOptedOut(scope))) return empty();
 
     const query = latestUserText(state.messages ?? []);
-    const taskType = options.taskType ? options.taskType({ state, config }) : taskTypeFromConfig(config);
-    const [retrieved, document, active] = await Promise.all([
-      // Past-session summaries have their own section (`pastSessions`, src/sessions): not among memories.
-      query
-        ? retrieveMemoriesWithoutSessions(options.store, scope, query, {
-            ...options.search,
-            maxTokens: budgets.memories,
-            markUsed: options.markUsed ?? true,
-            encoding,
-          })
-        : Promise.resolve<RetrieveResult>({ memories: [], tokens: 0 }),
-      profiles ? profiles.getDocument(scope) : Promise.resolve(null),
-      rules ? rules.activeFor(scope, { taskType: taskType ?? null, limit: maxRules }) : Promise.resolve<ActiveRule[]>([]),
+    const taskType = (options.taskType ? options.taskType({ state, config }) : taskTypeFromConfig(config)) ?? null;
+    const searching = query.trim().length > 0;
+    const k = options.search?.limit ?? store.retrieval.topK;
+    // Standing kinds (durable facts, preferences) may go below the floor: search without one (-1 also
+    // admits rows whose vector points away from the query's), then apply it to the other kinds.
+    const floor = options.search?.minSimilarity ?? store.retrieval.relevanceFloor;
+    const standing = new Set<string>(store.retrieval.standingKinds ?? []);
+    const search = standing.size > 0 ? { ...options.search, minSimilarity: -1 } : options.search;
+    // Errors of the search's options surface only for a user who has not opted out (as before).
+    let searchError: unknown;
+    let prepared: PreparedSearch | null = null;
+    if (searching && embedFirst) {
+      try {
+        prepared = await prepareMemorySearch(store, scope, query, k, search);
+      } catch (err) {
+        searchError = err;
+      }
+    }
+    const context = await store.db.transaction(async (tx) => {
+      let search: CandidateSqlParams | null = null;
+      if (prepared) {
+        try {
+          search = await store.candidateParams(tx, prepared);
+        } catch (err) {
+          searchError = err;
+        }
+      }
+      return loadContext(tx, {
+        tenantId: scope.tenantId,
+        userId: scope.userId,
+        profile: fold.profile,
+        rules: fold.rules ? { taskType, limit: maxRules } : null,
+        search,
+      });
+    }, { scope });
+    if (fold.settings && context.optedOut) return empty();
+    if (searchError !== undefined) throw searchError;
+
+    let found: ScoredMemory[] = [];
+    if (searching && !context.optedOut) {
+      if (prepared) found = store.rankCandidates(context.candidates, prepared);
+      else {
+        // A remote embedder: embed now that opt-out is known, then search in a second round trip.
+        prepared = await prepareMemorySearch(store, scope, query, k, search);
+        found = await store.searchPrepared(prepared);
+      }
+    }
+    const [document, active] = await Promise.all([
+      profiles && !fold.profile ? profiles.getDocument(scope) : Promise.resolve(context.profile),
+      rules && !fold.rules ? rules.activeFor(scope, { taskType, limit: maxRules }) : Promise.resolve(context.rules),
     ]);
+
+    const retrieved = memoriesForPrompt(
+      found.filter((m) => m.similarity >= floor || standing.has(m.kind)),
+      k,
+      budgets.memories,
+      encoding,
+    );
+    // Recorded after the turn (batched), not in the response path: see MemoryStore.markUsedLater.
+    if (markUsed && retrieved.memories.length > 0) {
+      store.markUsedLater(scope, retrieved.memories.map((m) => m.id), { include: options.search?.include });
+    }
     usage.memories = retrieved.tokens;
     if (profiles) {
       const fitted = fitProfile(document, { maxTokens: budgets.profile, priorities: profiles.priorities, encoding });
@@ -137,14 +214,50 @@ export function createLoadMemoryNode(options: LoadMemoryNodeOptions) {
       usage.rules = fitted.tokens;
     }
     for (const loader of options.loaders ?? []) {
-      const extra = await loader({ scope, query, state, config });
+      const extra = await loader({ scope, query, state, config, queryEmbedding: prepared?.embedding });
       update = { ...update, ...extra.update };
-      for (const [k, v] of Object.entries(extra.usage ?? {})) usage[k as keyof Omit<MemoryUsage, "total">] += v ?? 0;
+      for (const [key, v] of Object.entries(extra.usage ?? {})) usage[key as keyof Omit<MemoryUsage, "total">] += v ?? 0;
     }
     usage.total = usage.profile + usage.rules + usage.memories + usage.summary + usage.pastSessions;
     // Loaders return plain channel values (their profile/rules, if any, replace the built-in ones).
     return { ...update, memories: retrieved.memories, memoryUsage: usage } as LoadMemoryResult;
   };
+}
+
+/**
+ * Ranks searched beyond k so past-session memories set aside (they have their own section,
+ * `pastSessions`) cost the memories none of their top k — as `retrieveMemoriesWithoutSessions`.
+ */
+const SESSION_HEADROOM = 32;
+
+/** The node's search, checked and embedded: k plus the session headroom. */
+async function prepareMemorySearch(
+  store: MemoryStore,
+  scope: MemoryScope,
+  query: string,
+  k: number,
+  search: LoadMemoryNodeOptions["search"],
+): Promise<PreparedSearch> {
+  if (!Number.isInteger(k) || k < 1 || k > 1000) throw invalidInput("limit", "must be an integer from 1 to 1000");
+  return store.prepareSearch(scope, query, { ...search, limit: Math.min(1000, k + SESSION_HEADROOM) });
+}
+
+/** Past-session memories out, top k, capped to the memories budget (exact token count). */
+function memoriesForPrompt(found: readonly ScoredMemory[], k: number, maxTokens: number, encoding: TokenEncoding): RetrieveResult {
+  const kept = found
+    .filter((m) => !isSessionMemory(m))
+    .slice(0, k)
+    .map((m) => toRetrievedMemory(m, encoding));
+  return capMemoriesByTokens(kept, maxTokens, encoding);
+}
+
+/** A built-in store on the memory store's database whose read is not overridden. */
+function isPlain<T extends object>(target: unknown, cls: abstract new (...args: never[]) => T, method: keyof T & string, store: MemoryStore): boolean {
+  return (
+    target instanceof cls &&
+    (target as { db?: unknown }).db === store.db &&
+    (target as Record<string, unknown>)[method] === (cls.prototype as Record<string, unknown>)[method]
+  );
 }
 
 /** `config.configurable.task_type` when it is a non-empty string. */

@@ -1,6 +1,7 @@
 import type { RetrievedMemory } from "../state/types.js";
 import { formatMemoryContext, formatMemoryLine } from "../context/format-memories.js";
 import { countTextTokens, type TokenEncoding } from "../tokens/count-text.js";
+import { countTextTokensCached } from "../tokens/text-token-cache.js";
 import type { MemoryStore } from "../store/memory-store.js";
 import type { MemoryScope } from "../store/scope.js";
 import type { MemorySearchOptions, ScoredMemory } from "../store/types.js";
@@ -32,7 +33,8 @@ export function toRetrievedMemory(m: ScoredMemory, encoding: TokenEncoding = "o2
     scope: m.scope,
     createdAt,
     lastUsedAt: m.lastUsedAt?.toISOString() ?? null,
-    tokens: countTextTokens(formatMemoryLine({ kind: m.kind, text: m.text, createdAt }), encoding),
+    // Cached: the same memories come back turn after turn.
+    tokens: countTextTokensCached(formatMemoryLine({ kind: m.kind, text: m.text, createdAt }), encoding),
     metadata: m.metadata,
   };
 }
@@ -43,6 +45,10 @@ export function toRetrievedMemory(m: ScoredMemory, encoding: TokenEncoding = "o2
  * `formatMemoryContext` renders.
  */
 export function capMemoriesByTokens(memories: readonly RetrievedMemory[], maxTokens: number, encoding: TokenEncoding = "o200k_base"): RetrieveResult {
+  // The usual case in one count: when the whole block fits, so does every prefix (each line adds
+  // ten-odd tokens; a merge across the joining newline saves at most one), and all are kept.
+  const all = countTextTokens(formatMemoryContext(memories), encoding);
+  if (all <= maxTokens) return { memories: [...memories], tokens: all };
   const kept: RetrievedMemory[] = [];
   let tokens = 0;
   for (const m of memories) {

@@ -3,7 +3,7 @@
  * caller text): every statement filters by tenant and user on the server side.
  */
 import type { ResolvedScope } from "./scope.js";
-import { MEMORY_COLUMNS, vectorLiteral } from "./memory-row.js";
+import { MEMORY_COLUMNS, vectorLiteral, type MemoryRow } from "./memory-row.js";
 import { notOptedOutSql } from "./opt-out.js";
 
 /**
@@ -59,6 +59,9 @@ FROM unnest($4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text
   AS u(id, kind, text, context, embedding, thread_id, message_id, run_id, origin, confidence, created_at, expires_at, metadata)
 RETURNING ${MEMORY_COLUMNS}`;
 
+/** A row of `memory_search_candidates`: the memory's columns and what ranking needs. */
+export type CandidateRow = MemoryRow & { doc_len: number; vsim: number; recency: number; matched: string | null; scope_count: number; scope_avgdl: number };
+
 export interface CandidateSqlParams {
   scope: ResolvedScope;
   include: { tenant?: boolean; global?: boolean };
@@ -86,7 +89,23 @@ export interface CandidateSqlParams {
  */
 export function hybridCandidatesSql(p: CandidateSqlParams): { sql: string; params: unknown[] } {
   const user = p.scope.level === "user";
-  const params = [
+  const params = hybridCandidateArgs(p);
+  // An opted-out user's search returns nothing: the gate is uncorrelated, so it runs once as a
+  // one-time filter and the function is not even called.
+  const gate = user ? ` WHERE ${notOptedOutSql({ tenantId: p.scope.tenantId!, userId: p.scope.userId! }, params)}` : "";
+  return {
+    sql: `SELECT * FROM memory_search_candidates($1::text, $2::text, $3::boolean, $4::boolean, $5::text[], $6::timestamptz, $7::text, $8::real[], $9::float8, $10::float8, $11::int, $12::float8, $13::float8)${gate}`,
+    params,
+  };
+}
+
+/**
+ * The 13 arguments of `memory_search_candidates`, in order (also passed on by
+ * `memory_load_context`, migration 0007).
+ */
+export function hybridCandidateArgs(p: CandidateSqlParams): unknown[] {
+  const user = p.scope.level === "user";
+  return [
     p.scope.tenantId,
     user ? p.scope.userId : null,
     p.scope.level === "tenant" || (user && Boolean(p.include.tenant)),
@@ -101,13 +120,6 @@ export function hybridCandidatesSql(p: CandidateSqlParams): { sql: string; param
     p.vectorOnlyWeight,
     p.recencyWeight,
   ];
-  // An opted-out user's search returns nothing: the gate is uncorrelated, so it runs once as a
-  // one-time filter and the function is not even called.
-  const gate = user ? ` WHERE ${notOptedOutSql({ tenantId: p.scope.tenantId!, userId: p.scope.userId! }, params)}` : "";
-  return {
-    sql: `SELECT * FROM memory_search_candidates($1::text, $2::text, $3::boolean, $4::boolean, $5::text[], $6::timestamptz, $7::text, $8::real[], $9::float8, $10::float8, $11::int, $12::float8, $13::float8)${gate}`,
-    params,
-  };
 }
 
 /** The nearest active memories of one kind in exactly one scope, by embedding cosine. */
@@ -123,6 +135,31 @@ FROM memories m
 WHERE ${scopeSql} AND ${gate} AND m.kind = $${n - 3} AND ${ACTIVE_SQL("m", `$${n}::timestamptz`)}
 ORDER BY similarity DESC, m.created_at DESC
 LIMIT $${n - 1}`,
+    params,
+  };
+}
+
+/**
+ * Record batched use of memories (the deferred marks of `pending-usage.ts`): per id, how many
+ * times it was used and when last. Ids the scope may not read, and an opted-out user's, are left
+ * alone; `last_used_at` never moves back (a later direct mark wins).
+ */
+export function markUsedBatchSql(
+  scope: ResolvedScope,
+  include: { tenant?: boolean; global?: boolean },
+  ids: readonly string[],
+  ats: readonly Date[],
+  counts: readonly number[],
+): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const where = visibleScopeSql(scope, params, include);
+  const gate = readGateSql(scope, params);
+  params.push([...ids], [...ats], [...counts]);
+  const n = params.length;
+  return {
+    sql: `UPDATE memories m SET last_used_at = greatest(m.last_used_at, u.at), access_count = m.access_count + u.n
+FROM unnest($${n - 2}::uuid[], $${n - 1}::timestamptz[], $${n}::int[]) AS u(id, at, n)
+WHERE ${where} AND ${gate} AND m.id = u.id`,
     params,
   };
 }

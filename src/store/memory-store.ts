@@ -9,12 +9,13 @@ import { embedderIdOf } from "../embeddings/create-embeddings.js";
 import { dimensionMismatch, normalize, validateVector } from "../embeddings/vector.js";
 import { resolveScope, dbScopeOf, type MemoryScope, type ResolvedScope } from "./scope.js";
 import { MEMORY_COLUMNS, exportMemory, memoryFromRow, vectorLiteral, type MemoryRow } from "./memory-row.js";
-import { ACTIVE_SQL, INSERT_MEMORIES_SQL, exactScopeSql, hybridCandidatesSql, nearestMemoriesSql, readGateSql, visibleScopeSql } from "./memory-queries.js";
+import { ACTIVE_SQL, INSERT_MEMORIES_SQL, exactScopeSql, hybridCandidatesSql, nearestMemoriesSql, readGateSql, visibleScopeSql, type CandidateRow, type CandidateSqlParams } from "./memory-queries.js";
 import { assertNotOptedOut } from "./opt-out.js";
 import { recordDeletion, type DeletionContext } from "./deletion-audit.js";
 import { rankHybrid, type Candidate } from "./hybrid-scoring.js";
 import { checkEmbeddingSetting, ensureEmbeddingSetting, readEmbeddingSetting, type EmbeddingSetting } from "./embedding-settings.js";
 import { warnOnceWithoutPgvector } from "./pgvector-warning.js";
+import { PendingUsage, USAGE_FLUSH_DELAY_MS } from "./pending-usage.js";
 import {
   MEMORY_ORIGINS,
   type ExportedMemory,
@@ -38,6 +39,37 @@ export interface MemoryStoreOptions {
   embedderId?: string;
   retrieval?: Partial<RetrievalConfig>;
   writePolicy?: Partial<WritePolicyConfig>;
+  /** Delay before usage marks queued by {@link MemoryStore.markUsedLater} are written (default 1,000 ms). */
+  usageFlushMs?: number;
+  /**
+   * Where "now" comes from when a call names no time: recency and read-time expiry of searches and
+   * lists, creation and last-used times of writes (default the system clock; evals and tests move
+   * a `ManualClock`).
+   */
+  clock?: StoreClock;
+}
+
+/** A source of the current time ({@link MemoryStoreOptions.clock}). */
+export interface StoreClock {
+  now(): Date;
+}
+
+const SYSTEM_CLOCK: StoreClock = { now: () => new Date() };
+
+/** A search checked and embedded ({@link MemoryStore.prepareSearch}). */
+export interface PreparedSearch {
+  scope: ResolvedScope;
+  /** The query text as searched (NUL characters replaced). */
+  query: string;
+  /** The query's unit vector. */
+  embedding: number[];
+  /** The caller gave the embedding (its embedder is not checked, only its dimension). */
+  embeddingGiven: boolean;
+  include: { tenant?: boolean; global?: boolean };
+  kinds: MemoryKind[] | null;
+  limit: number;
+  floor: number;
+  now: Date;
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -64,8 +96,11 @@ export class MemoryStore {
   readonly embedderId: string;
   readonly retrieval: RetrievalConfig;
   readonly writePolicy: WritePolicyConfig;
+  /** The store's clock (see {@link MemoryStoreOptions.clock}); writers and loaders on this store default to it too. */
+  readonly clock: StoreClock;
   private recorded: EmbeddingSetting | null | undefined;
   private recordedAt = 0;
+  private readonly usage: PendingUsage;
 
   constructor(
     readonly db: Database,
@@ -75,6 +110,10 @@ export class MemoryStore {
     this.embedderId = options.embedderId ?? embedderIdOf(this.embeddings);
     this.retrieval = RetrievalSchema.parse(options.retrieval ?? {});
     this.writePolicy = WritePolicySchema.parse(options.writePolicy ?? {});
+    this.clock = options.clock ?? SYSTEM_CLOCK;
+    const flushMs = options.usageFlushMs ?? USAGE_FLUSH_DELAY_MS;
+    if (typeof flushMs !== "number" || !Number.isFinite(flushMs) || flushMs < 0) throw invalidInput("usageFlushMs", "must be a non-negative number of milliseconds");
+    this.usage = new PendingUsage(db, flushMs);
     warnOnceWithoutPgvector(db);
   }
 
@@ -119,6 +158,7 @@ export class MemoryStore {
   async get(scope: MemoryScope, id: string): Promise<Memory | null> {
     const s = resolveScope(scope);
     checkId(id);
+    await this.usage.settle();
     return this.db.transaction(async (tx) => {
       const params: unknown[] = [];
       const where = exactScopeSql(s, params);
@@ -213,6 +253,35 @@ export class MemoryStore {
    * const hits = await store.search(alice, "what units?", { limit: 5, include: ["tenant"] });
    */
   async search(scope: MemoryScope, query: string, options: MemorySearchOptions = {}): Promise<ScoredMemory[]> {
+    return this.searchPrepared(await this.prepareSearch(scope, query, options));
+  }
+
+  /** {@link search} of a search already checked and embedded by {@link prepareSearch}. */
+  async searchPrepared(prepared: PreparedSearch): Promise<ScoredMemory[]> {
+    return this.db.transaction(async (tx) => {
+      const candidates = await this.candidateParams(tx, prepared);
+      if (!candidates) return [];
+      const { sql, params } = hybridCandidatesSql(candidates);
+      const { rows } = await tx.query<CandidateRow>(sql, params);
+      return this.rankCandidates(rows, prepared);
+    }, { scope: dbScopeOf(prepared.scope) });
+  }
+
+  /**
+   * The first half of {@link search}: options checked and the query embedded. A caller that reads
+   * the candidates in a statement of its own (the load-memory node's one round trip) runs
+   * {@link candidateParams} and {@link rankCandidates} after it. Throws what `search` throws.
+   */
+  async prepareSearch(scope: MemoryScope, query: string, options: MemorySearchOptions = {}): Promise<PreparedSearch> {
+    const checked = this.checkSearch(scope, query, options);
+    const embedding = options.queryEmbedding
+      ? normalize(validateVector(options.queryEmbedding, "queryEmbedding"))
+      : normalize(validateVector(await this.embeddings.embedQuery(checked.query), "embedding of the query"));
+    return { ...checked, embedding, embeddingGiven: options.queryEmbedding !== undefined };
+  }
+
+  /** The checks of {@link prepareSearch}, without embedding (synchronous). */
+  checkSearch(scope: MemoryScope, query: string, options: MemorySearchOptions = {}): Omit<PreparedSearch, "embedding" | "embeddingGiven"> {
     const s = resolveScope(scope);
     if (typeof query !== "string") throw invalidInput("query", "must be a string");
     if (query.length > this.writePolicy.maxTextChars * 4) throw invalidInput("query", `is longer than ${this.writePolicy.maxTextChars * 4} characters`);
@@ -221,47 +290,57 @@ export class MemoryStore {
     const limit = options.limit ?? this.retrieval.topK;
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalidInput("limit", "must be an integer from 1 to 1000");
     const floor = options.minSimilarity ?? this.retrieval.relevanceFloor;
-    const embedding = options.queryEmbedding
-      ? normalize(validateVector(options.queryEmbedding, "queryEmbedding"))
-      : normalize(validateVector(await this.embeddings.embedQuery(query.replace(/\0/g, " ")), "embedding of the query"));
-    return this.db.transaction(async (tx) => {
-      const recorded = await this.recordedSetting(tx);
-      if (!recorded) return [];
-      checkEmbeddingSetting(recorded, { embedder: options.queryEmbedding ? recorded.embedder : this.embedderId, dims: embedding.length });
-      const lexicalWeight = this.lexicalWeight;
-      const weights = {
-        lexicalWeight,
-        lexicalSaturation: this.retrieval.lexicalSaturation,
-        bm25K1: this.retrieval.bm25K1,
-        bm25B: this.retrieval.bm25B,
-        bm25PriorDocs: this.retrieval.bm25PriorDocs,
-        contextWeight: this.retrieval.contextWeight,
-        similarityWeight: this.retrieval.similarityWeight,
-        recencyWeight: this.retrieval.recencyWeight,
-        floor,
-        limit,
-      };
-      const { sql, params } = hybridCandidatesSql({
-        scope: s,
-        include,
-        query: query.replace(/\0/g, " "),
-        embedding,
-        kinds,
-        now: options.now ?? new Date(),
-        recencyDecayDays: this.retrieval.recencyDecayDays,
-        // Without a query word, similarity = (1 − lexicalWeight)·cosine: it passes the floor only above this.
-        minVectorSimilarity: lexicalWeight >= 1 ? Number.POSITIVE_INFINITY : floor / (1 - lexicalWeight),
-        vectorOnlyLimit: limit,
-        vectorOnlyWeight: this.retrieval.similarityWeight * (1 - lexicalWeight),
-        recencyWeight: this.retrieval.recencyWeight,
-      });
-      const { rows } = await tx.query<MemoryRow & { doc_len: number; vsim: number; recency: number; matched: string | null; scope_count: number; scope_avgdl: number }>(sql, params);
-      if (rows.length === 0) return [];
-      const candidates: Candidate[] = rows.map((r) => ({ id: r.id, vsim: Number(r.vsim), recency: Number(r.recency), docLen: Number(r.doc_len), matched: r.matched }));
-      const ranked = rankHybrid(candidates, { count: Number(rows[0].scope_count), avgDocLen: Number(rows[0].scope_avgdl) }, weights);
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      return ranked.map((r) => ({ ...memoryFromRow(byId.get(r.id)!), score: r.score, similarity: r.similarity, vectorSimilarity: r.vectorSimilarity, lexicalScore: r.lexicalScore, recency: r.recency }));
-    }, { scope: dbScopeOf(s) });
+    return { scope: s, query: query.replace(/\0/g, " "), include, kinds, limit, floor, now: options.now ?? this.clock.now() };
+  }
+
+  /**
+   * The arguments of the candidates statement for a prepared search, checked against the recorded
+   * embedder (read with `tx`, cached for 10 s); null when no memory was ever stored (nothing to find).
+   */
+  async candidateParams(tx: Queryable, prepared: PreparedSearch): Promise<CandidateSqlParams | null> {
+    const recorded = await this.recordedSetting(tx);
+    if (!recorded) return null;
+    checkEmbeddingSetting(recorded, { embedder: prepared.embeddingGiven ? recorded.embedder : this.embedderId, dims: prepared.embedding.length });
+    const lexicalWeight = this.lexicalWeight;
+    // Without a query word, similarity = (1 − lexicalWeight)·cosine: it passes the floor only at a
+    // cosine of at least this. From 1 up (the offline embedder's weights: 0.3 / (1 − 0.7)) only an
+    // exact copy of the query's vector could, and float rounding decides whether its cosine reaches
+    // 1: no row without a query word is a candidate then, and SQL skips their vector similarity.
+    const minVectorSimilarity = lexicalWeight >= 1 ? Number.POSITIVE_INFINITY : prepared.floor / (1 - lexicalWeight);
+    return {
+      scope: prepared.scope,
+      include: prepared.include,
+      query: prepared.query,
+      embedding: prepared.embedding,
+      kinds: prepared.kinds,
+      now: prepared.now,
+      recencyDecayDays: this.retrieval.recencyDecayDays,
+      minVectorSimilarity: minVectorSimilarity >= 1 - 1e-9 ? Number.POSITIVE_INFINITY : minVectorSimilarity,
+      vectorOnlyLimit: prepared.limit,
+      vectorOnlyWeight: this.retrieval.similarityWeight * (1 - lexicalWeight),
+      recencyWeight: this.retrieval.recencyWeight,
+    };
+  }
+
+  /** The second half of {@link search}: BM25 + vector fusion over the candidate rows, floor, top k. */
+  rankCandidates(rows: readonly CandidateRow[], prepared: PreparedSearch): ScoredMemory[] {
+    if (rows.length === 0) return [];
+    const weights = {
+      lexicalWeight: this.lexicalWeight,
+      lexicalSaturation: this.retrieval.lexicalSaturation,
+      bm25K1: this.retrieval.bm25K1,
+      bm25B: this.retrieval.bm25B,
+      bm25PriorDocs: this.retrieval.bm25PriorDocs,
+      contextWeight: this.retrieval.contextWeight,
+      similarityWeight: this.retrieval.similarityWeight,
+      recencyWeight: this.retrieval.recencyWeight,
+      floor: prepared.floor,
+      limit: prepared.limit,
+    };
+    const candidates: Candidate[] = rows.map((r) => ({ id: r.id, vsim: Number(r.vsim), recency: Number(r.recency), docLen: Number(r.doc_len), matched: r.matched }));
+    const ranked = rankHybrid(candidates, { count: Number(rows[0].scope_count), avgDocLen: Number(rows[0].scope_avgdl) }, weights);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ranked.map((r) => ({ ...memoryFromRow(byId.get(r.id)!), score: r.score, similarity: r.similarity, vectorSimilarity: r.vectorSimilarity, lexicalScore: r.lexicalScore, recency: r.recency }));
   }
 
   /**
@@ -277,13 +356,37 @@ export class MemoryStore {
       const params: unknown[] = [];
       const where = visibleScopeSql(s, params, include);
       const gate = readGateSql(s, params);
-      params.push(options.now ?? new Date(), [...ids]);
+      params.push(options.now ?? this.clock.now(), [...ids]);
       const { rowCount } = await tx.query(
         `UPDATE memories m SET last_used_at = $${params.length - 1}, access_count = m.access_count + 1 WHERE ${where} AND ${gate} AND m.id = ANY($${params.length}::uuid[])`,
         params,
       );
       return rowCount;
     }, { scope: dbScopeOf(s) });
+  }
+
+  /**
+   * {@link markUsed} off the response path: the marks are queued and written shortly after
+   * (`usageFlushMs`, default 1 s), batched with every other mark queued meanwhile — what the
+   * load-memory node does with what it injected. Checks its arguments now; returns at once. The
+   * store's `get`, `list` and `export` write queued marks first, so this process reads its own
+   * marks; call {@link flushUsage} before closing the database (e.g. at shutdown).
+   *
+   * @example
+   * store.markUsedLater(alice, hits.map((h) => h.id));
+   * await store.flushUsage(); // written now (tests, shutdown)
+   */
+  markUsedLater(scope: MemoryScope, ids: readonly string[], options: { include?: MemorySearchOptions["include"]; now?: Date } = {}): void {
+    const s = resolveScope(scope);
+    if (ids.length === 0) return;
+    ids.forEach(checkId);
+    const include = checkInclude(options.include, s);
+    this.usage.add(s, include, ids, options.now ?? this.clock.now());
+  }
+
+  /** Write the marks {@link markUsedLater} queued, now; returns the rows updated. */
+  async flushUsage(): Promise<number> {
+    return this.usage.flush();
   }
 
   /** The scope's memories, newest first (active only unless `includeInactive`). */
@@ -294,6 +397,7 @@ export class MemoryStore {
     if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw invalidInput("limit", "must be an integer from 1 to 10000");
     if (!Number.isInteger(offset) || offset < 0) throw invalidInput("offset", "must be a non-negative integer");
     const kinds = options.kinds ? options.kinds.map((k, i) => checkKind(k, `kinds[${i}]`)) : null;
+    await this.usage.settle();
     return this.db.transaction(async (tx) => {
       const params: unknown[] = [];
       const where = `${exactScopeSql(s, params)} AND ${readGateSql(s, params)}`;
@@ -301,7 +405,7 @@ export class MemoryStore {
       const k = `$${params.length}::text[]`;
       let active = "";
       if (!options.includeInactive) {
-        params.push(new Date());
+        params.push(this.clock.now());
         active = ` AND ${ACTIVE_SQL("m", `$${params.length}::timestamptz`)}`;
       }
       params.push(limit, offset);
@@ -379,6 +483,8 @@ export class MemoryStore {
    */
   async export(scope: MemoryScope, options: { tx?: Queryable } = {}): Promise<ExportedMemory[]> {
     const s = resolveScope(scope);
+    // Inside a caller's transaction a write of our own would wait for it (PGlite has one session).
+    if (!options.tx) await this.usage.settle();
     const run = async (tx: Queryable) => {
       const params: unknown[] = [];
       const where = `${exactScopeSql(s, params)} AND ${readGateSql(s, params)}`;
@@ -409,7 +515,7 @@ export class MemoryStore {
       const recorded = await this.recordedSetting(tx);
       if (!recorded) return [];
       checkEmbeddingSetting(recorded, { embedder: query.embedding ? recorded.embedder : this.embedderId, dims: vector.length });
-      const { sql, params } = nearestMemoriesSql(s, kind, vector, limit, new Date());
+      const { sql, params } = nearestMemoriesSql(s, kind, vector, limit, this.clock.now());
       const { rows } = await tx.query<MemoryRow & { similarity: number }>(sql, params);
       return rows.map((r) => ({ memory: memoryFromRow(r), similarity: Number(r.similarity) }));
     }, { scope: dbScopeOf(s) });
@@ -525,7 +631,7 @@ export class MemoryStore {
       runId: checkOptionalString(source.runId, `${field}.source.runId`),
       origin,
       confidence: checkConfidence(m.confidence ?? 1, `${field}.confidence`),
-      createdAt: checkDate(m.createdAt ?? new Date(), `${field}.createdAt`)!,
+      createdAt: checkDate(m.createdAt ?? this.clock.now(), `${field}.createdAt`)!,
       expiresAt: checkDate(m.expiresAt ?? null, `${field}.expiresAt`),
       metadata: checkMetadata(m.metadata ?? {}, `${field}.metadata`),
       embedding: m.embedding,

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { Database, Queryable } from "../../src/db/database.js";
 import { openDatabase } from "../../src/db/open.js";
+import { loadMigrations } from "../../src/db/migrations.js";
 import { quoteIdent } from "../../src/db/identifier.js";
 import { MemoryStore } from "../../src/store/memory-store.js";
 import { LangGraphStore } from "../../src/store/langgraph-store.js";
@@ -223,7 +224,7 @@ describeServer("row-level security on server Postgres (non-superuser app and wor
     let ownersApp: Database | undefined;
     try {
       owner = await openDatabase(asRole(ownerRole), { schema });
-      expect((await owner.query<{ n: number }>("SELECT count(*)::int AS n FROM migrations")).rows[0].n).toBe(6);
+      expect((await owner.query<{ n: number }>("SELECT count(*)::int AS n FROM migrations")).rows[0].n).toBe(loadMigrations().length);
       await grantMemoryRoles(owner, { app: [appRole] });
       ownersApp = await openDatabase(asRole(appRole), { schema, autoMigrate: false });
       const { store } = await seedTwoTenants(ownersApp);

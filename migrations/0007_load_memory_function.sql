@@ -1,0 +1,150 @@
+-- The load-memory node's reads in one round trip (src/retrieval/load-context-query.ts): whether the
+-- user opted out, their profile document, the approved rules for the task, and the hybrid search
+-- candidates, from one PL/pgSQL call. A function so that its plans are cached per session: PGlite
+-- re-plans every plain statement, and planning these reads cost more than running them on a
+-- user's few rows. docs/benchmarks.md ("Memory overhead") has the measurements.
+
+-- Approved, active rules that apply to one user for one task type (NULL = none): global rules,
+-- task rules of every tenant and of the user's tenant, the tenant's rules, and the user's own
+-- (unlimited, or limited to this task type); highest priority first. The one definition of "the
+-- rules a prompt gets", used by RuleStore.activeFor (src/procedural/rule-queries.ts) and below.
+-- The caller applies the opt-out gate.
+CREATE FUNCTION memory_active_rules(p_tenant text, p_user text, p_task_type text, p_limit integer)
+RETURNS TABLE (id uuid, text text, priority integer, scope text, task_type text, created_at timestamptz)
+LANGUAGE sql STABLE AS $fn$
+  SELECT r.id, r.text, r.priority, r.scope, r.task_type, r.created_at FROM procedural_rules r
+  WHERE r.review_state = 'approved' AND r.active
+    AND (
+      (r.tenant_id IS NULL AND r.user_id IS NULL AND (r.scope = 'global' OR (r.scope = 'task' AND r.task_type = p_task_type)))
+      OR (r.tenant_id = p_tenant AND r.user_id IS NULL AND (r.scope = 'tenant' OR (r.scope = 'task' AND r.task_type = p_task_type)))
+      OR (r.tenant_id = p_tenant AND r.user_id = p_user AND (r.task_type IS NULL OR r.task_type = p_task_type))
+    )
+  ORDER BY r.priority DESC, r.created_at, r.id
+  LIMIT p_limit
+$fn$;
+
+-- One row first, with the user's context: `opted_out`, `profile` (the document, or NULL: none or
+-- not asked for) and `rules` (a JSON array of {id, text, priority, scope, taskType}, highest
+-- priority first, or NULL when not asked for). Then, unless the user opted out or p_search is
+-- false, the rows of memory_search_candidates (migrations 0003, 0006) with the same arguments; on
+-- those the three context columns are NULL. An opted-out user gets the first row only, with
+-- nothing else read. All reads see one snapshot (a STABLE function runs in its caller's).
+CREATE FUNCTION memory_load_context(
+  p_tenant text, p_user text,
+  p_profile boolean, p_rules boolean, p_task_type text, p_rule_limit integer,
+  p_search boolean, p_include_tenant boolean, p_include_global boolean, p_kinds text[],
+  p_now timestamptz, p_query text, p_embedding real[], p_decay_days double precision,
+  p_min_vsim double precision, p_vector_limit integer, p_vector_weight double precision,
+  p_recency_weight double precision
+) RETURNS TABLE (
+  opted_out boolean, profile jsonb, rules jsonb,
+  id uuid, scope text, tenant_id text, user_id text, kind text, text text, context text,
+  source_thread_id text, source_message_id text, source_run_id text, origin text, confidence real,
+  created_at timestamptz, updated_at timestamptz, last_used_at timestamptz, access_count integer,
+  expires_at timestamptz, superseded_by uuid, metadata jsonb,
+  doc_len integer, vsim double precision, recency double precision, matched text,
+  scope_count integer, scope_avgdl double precision
+) LANGUAGE plpgsql STABLE AS $fn$
+#variable_conflict use_column
+BEGIN
+  opted_out := coalesce((SELECT s.opted_out FROM memory_settings s WHERE s.tenant_id = p_tenant AND s.user_id = p_user), false);
+  IF NOT opted_out THEN
+    IF p_profile THEN
+      profile := (SELECT p.document FROM profiles p WHERE p.tenant_id = p_tenant AND p.user_id = p_user);
+    END IF;
+    IF p_rules THEN
+      rules := (SELECT coalesce(jsonb_agg(jsonb_build_object('id', r.id, 'text', r.text, 'priority', r.priority, 'scope', r.scope, 'taskType', r.task_type)
+                                          ORDER BY r.priority DESC, r.created_at, r.id), '[]'::jsonb)
+                FROM memory_active_rules(p_tenant, p_user, p_task_type, p_rule_limit) r);
+    END IF;
+  END IF;
+  RETURN NEXT;
+  IF opted_out OR NOT p_search THEN
+    RETURN;
+  END IF;
+  RETURN QUERY
+  SELECT NULL::boolean, NULL::jsonb, NULL::jsonb, c.*
+  FROM memory_search_candidates(p_tenant, p_user, p_include_tenant, p_include_global, p_kinds, p_now, p_query,
+                                p_embedding, p_decay_days, p_min_vsim, p_vector_limit, p_vector_weight, p_recency_weight) c;
+END
+$fn$;
+
+-- memory_search_candidates (0003, 0006) again, same signature and columns, with two changes that
+-- make a user's search cheaper without changing what it returns:
+-- * each row's match with the query words is computed once (it was evaluated twice);
+-- * a row without a query word gets its vector similarity (and recency) only when such a row can
+--   pass the floor at all (p_min_vsim <= 1; the store passes infinity when only an exact copy of
+--   the query vector could, see MemoryStore.candidateParams). Converting each stored real[] to a
+--   vector was a third of the statement's time at 200 memories (docs/benchmarks.md, "Memory
+--   overhead"). Such rows were never returned in that case, so the result is the same.
+CREATE OR REPLACE FUNCTION memory_search_candidates(
+  p_tenant text, p_user text, p_include_tenant boolean, p_include_global boolean, p_kinds text[],
+  p_now timestamptz, p_query text, p_embedding real[], p_decay_days double precision,
+  p_min_vsim double precision, p_vector_limit integer, p_vector_weight double precision,
+  p_recency_weight double precision
+) RETURNS TABLE (
+  id uuid, scope text, tenant_id text, user_id text, kind text, text text, context text,
+  source_thread_id text, source_message_id text, source_run_id text, origin text, confidence real,
+  created_at timestamptz, updated_at timestamptz, last_used_at timestamptz, access_count integer,
+  expires_at timestamptz, superseded_by uuid, metadata jsonb,
+  doc_len integer, vsim double precision, recency double precision, matched text,
+  scope_count integer, scope_avgdl double precision
+) LANGUAGE plpgsql STABLE AS $fn$
+#variable_conflict use_column
+BEGIN
+  RETURN QUERY
+  WITH q AS MATERIALIZED (
+    SELECT memory_query_vector(p_embedding) AS vec,
+           tsvector_to_array(to_tsvector('english', p_query)) AS lexemes,
+           nullif(replace(plainto_tsquery('english', p_query)::text, ' & ', ' | '), '')::tsquery AS any_query
+  ),
+  rows_in_scope AS (
+    SELECT m.* FROM memories m
+    WHERE p_user IS NOT NULL AND m.tenant_id = p_tenant AND m.user_id = p_user AND m.scope = 'user'
+      AND m.superseded_by IS NULL AND (m.expires_at IS NULL OR m.expires_at > p_now) AND m.deactivated_at IS NULL
+      AND (p_kinds IS NULL OR m.kind = ANY(p_kinds))
+    UNION ALL
+    SELECT m.* FROM memories m
+    WHERE p_include_tenant AND m.tenant_id = p_tenant AND m.user_id IS NULL AND m.scope = 'tenant'
+      AND m.superseded_by IS NULL AND (m.expires_at IS NULL OR m.expires_at > p_now) AND m.deactivated_at IS NULL
+      AND (p_kinds IS NULL OR m.kind = ANY(p_kinds))
+    UNION ALL
+    SELECT m.* FROM memories m
+    WHERE p_include_global AND m.tenant_id IS NULL AND m.user_id IS NULL AND m.scope = 'global'
+      AND m.superseded_by IS NULL AND (m.expires_at IS NULL OR m.expires_at > p_now) AND m.deactivated_at IS NULL
+      AND (p_kinds IS NULL OR m.kind = ANY(p_kinds))
+  ),
+  -- OFFSET 0 keeps this a subquery, so `hit` is evaluated once per row (not inlined twice below).
+  tested AS (
+    SELECT r.id, r.doc_len, r.embedding, r.fts, r.last_used_at, r.created_at,
+           (q.any_query IS NOT NULL AND r.fts @@ q.any_query) AS hit
+    FROM rows_in_scope r CROSS JOIN q
+    OFFSET 0
+  ),
+  scoped AS MATERIALIZED (
+    SELECT t.id, t.doc_len,
+           CASE WHEN t.hit OR p_min_vsim <= 1 THEN memory_vector_dot(t.embedding, q.vec) END AS vsim,
+           CASE WHEN t.hit OR p_min_vsim <= 1
+                THEN exp(-greatest(date_part('epoch', p_now - coalesce(t.last_used_at, t.created_at)), 0) / 86400.0 / p_decay_days) END AS recency,
+           -- ts_delete twice keeps only the query's lexemes.
+           CASE WHEN t.hit THEN ts_delete(t.fts, tsvector_to_array(ts_delete(t.fts, q.lexemes)))::text END AS matched
+    FROM tested t CROSS JOIN q
+  ),
+  stats AS MATERIALIZED (
+    SELECT count(*)::integer AS n, coalesce(avg(s.doc_len), 1)::double precision AS avgdl FROM scoped s
+  ),
+  chosen AS (
+    SELECT s.id, s.doc_len, s.vsim, s.recency, s.matched FROM scoped s WHERE s.matched IS NOT NULL
+    UNION ALL
+    (SELECT s.id, s.doc_len, s.vsim, s.recency, s.matched FROM scoped s
+     WHERE s.matched IS NULL AND s.vsim >= p_min_vsim
+     ORDER BY p_vector_weight * greatest(s.vsim, 0) + p_recency_weight * s.recency DESC, s.id
+     LIMIT p_vector_limit)
+  )
+  SELECT m.id, m.scope, m.tenant_id, m.user_id, m.kind, m.text, m.context, m.source_thread_id,
+         m.source_message_id, m.source_run_id, m.origin, m.confidence, m.created_at, m.updated_at,
+         m.last_used_at, m.access_count, m.expires_at, m.superseded_by, m.metadata,
+         c.doc_len, c.vsim, c.recency, c.matched, st.n, st.avgdl
+  FROM chosen c JOIN memories m ON m.id = c.id CROSS JOIN stats st;
+END
+$fn$;

@@ -1,0 +1,78 @@
+/**
+ * The load-memory node's reads in one round trip: `memory_load_context` (migration 0007) returns
+ * the opt-out flag, the profile document, the approved rules and the hybrid search candidates of
+ * one user in a single PL/pgSQL call, whose plans Postgres caches per session.
+ */
+import type { Queryable } from "../db/database.js";
+import type { ActiveRule, ProfileDocument } from "../state/types.js";
+import { hybridCandidateArgs, type CandidateRow, type CandidateSqlParams } from "../store/memory-queries.js";
+
+export const LOAD_CONTEXT_SQL = `SELECT * FROM memory_load_context($1::text, $2::text, $3::boolean, $4::boolean, $5::text, $6::int, $7::boolean,
+  $8::boolean, $9::boolean, $10::text[], $11::timestamptz, $12::text, $13::real[], $14::float8, $15::float8, $16::int, $17::float8, $18::float8)`;
+
+export interface LoadContextInput {
+  tenantId: string;
+  userId: string;
+  /** Read the profile document. */
+  profile: boolean;
+  /** Read the approved rules for this task type (null = none), at most `limit`; null: no rules. */
+  rules: { taskType: string | null; limit: number } | null;
+  /** The search candidates' statement arguments (`MemoryStore.candidateParams`); null: no search. */
+  search: CandidateSqlParams | null;
+}
+
+export interface LoadedContext {
+  optedOut: boolean;
+  /** The stored document (null: none stored, not asked for, or opted out). */
+  profile: ProfileDocument | null;
+  /** Highest priority first ([] when not asked for or opted out). */
+  rules: ActiveRule[];
+  /** Rows for `MemoryStore.rankCandidates` ([] without a search or when opted out). */
+  candidates: CandidateRow[];
+}
+
+type LoadContextRow = CandidateRow & { opted_out: boolean | null; profile: ProfileDocument | string | null; rules: RawRule[] | string | null };
+
+interface RawRule {
+  id: string;
+  text: string;
+  priority: number;
+  scope: ActiveRule["scope"];
+  taskType: string | null;
+}
+
+/**
+ * Read a user's memory context in one statement. Run it in a transaction scoped to the user (for
+ * row-level security). An opted-out user's call reads nothing else and returns `optedOut: true`.
+ *
+ * @example
+ * const ctx = await db.transaction((tx) => loadContext(tx, { tenantId: "acme", userId: "alice", profile: true, rules: { taskType: null, limit: 50 }, search }), { scope });
+ */
+export async function loadContext(tx: Queryable, input: LoadContextInput): Promise<LoadedContext> {
+  const searchArgs = input.search ? hybridCandidateArgs(input.search).slice(2) : new Array<unknown>(11).fill(null);
+  const { rows } = await tx.query<LoadContextRow>(LOAD_CONTEXT_SQL, [
+    input.tenantId,
+    input.userId,
+    input.profile,
+    input.rules !== null,
+    input.rules?.taskType ?? null,
+    input.rules?.limit ?? null,
+    input.search !== null,
+    ...searchArgs,
+  ]);
+  // The context row is the one without a memory id; the rest are candidates.
+  let head: LoadContextRow | undefined;
+  const candidates: CandidateRow[] = [];
+  for (const row of rows) {
+    if (row.id === null) head = row;
+    else candidates.push(row);
+  }
+  if (!head) throw new Error("memory_load_context returned no context row");
+  const rules = typeof head.rules === "string" ? (JSON.parse(head.rules) as RawRule[]) : (head.rules ?? []);
+  return {
+    optedOut: head.opted_out === true,
+    profile: typeof head.profile === "string" ? (JSON.parse(head.profile) as ProfileDocument) : head.profile,
+    rules: rules.map((r) => ({ id: r.id, text: r.text, priority: Number(r.priority), scope: r.scope, taskType: r.taskType })),
+    candidates,
+  };
+}
