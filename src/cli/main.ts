@@ -20,6 +20,7 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   profile: async () => (await import("./commands/profile.js")).command,
   rules: async () => (await import("./commands/rules.js")).command,
   gc: async () => (await import("./commands/gc.js")).command,
+  eval: async () => (await import("./commands/eval.js")).command,
 };
 
 function usage(): string {

@@ -30,13 +30,19 @@ export interface ProfileTarget {
   readonly fields: readonly string[];
 }
 
-/** Procedural rules: extraction only ever proposes; a human (or the app) approves. */
+/**
+ * Procedural rules: extraction proposes; a human (or the app) approves — except a standing
+ * instruction the user stated in their own words, which the write path approves with the user as
+ * reviewer when the target can (`approve`) and `writePolicy.approveStatedRules` is on.
+ */
 export interface RuleTarget {
   /** Propose a user-scoped rule in `proposed` state; an identical active/proposed rule is not duplicated. */
   propose(
     scope: UserScope,
     rule: { text: string; taskType?: string | null; source: "learned" | "feedback"; origin: ChangeSource },
   ): Promise<{ id: string; created: boolean }>;
+  /** Approve one of the user's rules (idempotent); optional — without it every rule waits for review. */
+  approve?(scope: UserScope, id: string, options: { reviewer?: string | null }): Promise<unknown>;
 }
 
 /** The user's memory settings (opt-out). */

@@ -170,6 +170,7 @@ function buildSteps(
       ? null
       : createSummarizationNode({
           model: memory.model,
+          now: () => memory.store.clock.now(),
           onError: (err, stage) => onError(err, stage),
           ...options.summarization,
           budget: budgets,

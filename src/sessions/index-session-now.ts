@@ -17,6 +17,8 @@ import { countTokens } from "../tokens/count-messages.js";
 import { checkScope, checkThreadId, indexSession, type IndexSessionOptions, type IndexSessionResult, type SessionScope } from "./index-session.js";
 import { secretValuesIn } from "./redact-summary.js";
 import { sessionMemoryId } from "./session-memory-id.js";
+import { staleTerms, withCorrectionsApplied, withoutToolTraffic } from "./withdrawn-statements.js";
+import { draftsFromMessage } from "../extraction/rules/rule-extractor.js";
 
 export interface IndexSessionNowInput extends IndexSessionOptions {
   store: MemoryStore;
@@ -41,7 +43,7 @@ export interface IndexSessionNowInput extends IndexSessionOptions {
   fallbackToOffline?: boolean;
   /** When the session started (default: when first indexed). */
   startedAt?: Date | string;
-  /** When it ended (default now). */
+  /** When it ended (default now, by `now` or the store's clock). */
   endedAt?: Date | string;
 }
 
@@ -77,8 +79,12 @@ export async function indexSessionNow(input: IndexSessionNowInput): Promise<Inde
   if (!(chunkTokens > 0)) throw invalidInput("maxChunkTokens", "must be a positive number of tokens");
 
   const split = splitAtWatermark(messages, input.summary ?? null);
-  const tail = split.unsummarized.filter((m) => m.type !== "system");
-  const conversation = messages.filter((m) => m.type !== "system");
+  // Tool results are third-party content: a past session keeps what the user and assistant said.
+  // Values the user corrected later in the thread are not quoted either ("typo, it's gmail").
+  const corrected = withCorrectionsApplied(withoutToolTraffic(messages.filter((m) => m.type !== "system")));
+  const byId = new Map(corrected.filter((m) => m.id).map((m) => [m.id!, m]));
+  const tail = withoutToolTraffic(split.unsummarized.filter((m) => m.type !== "system")).map((m) => (m.id && byId.get(m.id)) || m);
+  const conversation = corrected;
   const turns = conversation.filter((m) => m.type === "human").length;
   const knownSecrets = secretValuesIn(conversation.map(messageText));
 
@@ -93,6 +99,8 @@ export async function indexSessionNow(input: IndexSessionNowInput): Promise<Inde
       // Messages outside a LangGraph messages channel may have no id: the position names the watermark.
       coversThroughMessageId: last.id ?? `${threadId}#${messages.indexOf(last)}`,
       config,
+      // The summary's time is the session's last activity (recency, expiry): the same clock as the store's.
+      now: rest.now ?? (() => store.clock.now()),
     };
     calls++;
     try {
@@ -108,10 +116,36 @@ export async function indexSessionNow(input: IndexSessionNowInput): Promise<Inde
   const result = await indexSession(
     store,
     scope,
-    { threadId, summary, coveredMessages: tail.length, totalMessages: split.watermarkFound ? conversation.length : undefined, turns, startedAt: rest.startedAt, endedAt: rest.endedAt, knownSecrets },
+    {
+      threadId,
+      summary,
+      coveredMessages: tail.length,
+      totalMessages: split.watermarkFound ? conversation.length : undefined,
+      turns,
+      startedAt: rest.startedAt,
+      endedAt: rest.endedAt,
+      knownSecrets,
+      withdrawnTerms: forgottenInThread(conversation),
+    },
     rest,
   );
   return { ...result, summary, summarizerCalls: calls };
+}
+
+/**
+ * What the user asked, in this thread, to be forgotten by name ("please forget everything about
+ * Tobias"): the thread's own session must not quote it either. The rule extractor reads the
+ * requests (the same parse the write path acts on).
+ */
+function forgottenInThread(messages: readonly BaseMessage[]): string[] {
+  const terms = new Set<string>();
+  for (const m of messages) {
+    if (m.getType() !== "human") continue;
+    for (const d of draftsFromMessage(messageText(m), {}).drafts) {
+      if (d.action === "forget" && d.subject !== "*") for (const t of staleTerms(d.text, "")) terms.add(t);
+    }
+  }
+  return [...terms];
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Memory } from "../store/types.js";
 import type { TokenEncoding } from "../tokens/count-text.js";
 import { sessionDocument } from "./session-document.js";
 import { sessionMemoryId } from "./session-memory-id.js";
+import { WITHDRAWN_TERMS_KEY, dropSentencesWith } from "./withdrawn-statements.js";
 import { SESSION_METADATA_KEY, sessionInfoOf, type SessionInfo } from "./session-metadata.js";
 
 const DAY_MS = 86_400_000;
@@ -31,6 +32,8 @@ export interface IndexSessionInput {
   endedAt?: Date | string;
   /** Secret values seen in the thread's messages, removed wherever they reappear. */
   knownSecrets?: readonly string[];
+  /** Terms whose sentences are left out (withdrawn or superseded statements); merged with those the session memory already records. */
+  withdrawnTerms?: readonly string[];
 }
 
 export interface IndexSessionOptions {
@@ -44,7 +47,7 @@ export interface IndexSessionOptions {
   /** Tokens of the shown text (default `DEFAULT_SESSION_TEXT_TOKENS`, 135: three sessions fit the default budget). */
   maxTextTokens?: number;
   encoding?: TokenEncoding;
-  /** Clock (tests). */
+  /** Clock (tests). Default the store's clock (`store.clock`). */
   now?: () => Date;
 }
 
@@ -82,12 +85,12 @@ export async function indexSession(store: MemoryStore, scope: SessionScope, inpu
   const threadId = checkThreadId(input?.threadId);
   const summary = input.summary;
   if (!summary || typeof summary.text !== "string" || !summary.entities) throw invalidInput("summary", "must be a summary { text, entities, coversThroughMessageId }");
-  const now = options.now?.() ?? new Date();
+  const now = options.now?.() ?? store.clock.now();
   const ttlDays = options.ttlDays === undefined ? store.writePolicy.episodeTtlDays : options.ttlDays;
   if (ttlDays !== null && !(typeof ttlDays === "number" && ttlDays > 0)) throw invalidInput("ttlDays", "must be a positive number of days or null (never expire)");
   const memoryId = sessionMemoryId(s, threadId);
 
-  const doc = sessionDocument(summary, {
+  let doc = sessionDocument(summary, {
     maxTextChars: store.writePolicy.maxTextChars,
     maxTextTokens: options.maxTextTokens,
     encoding: options.encoding,
@@ -95,10 +98,15 @@ export async function indexSession(store: MemoryStore, scope: SessionScope, inpu
     knownSecrets: input.knownSecrets,
   });
 
+  const baseDoc = doc;
   for (let attempt = 0; ; attempt++) {
     const existing = await store.get(s, memoryId);
     if (existing?.supersededBy) return { outcome: "superseded", memoryId, memory: existing, redacted: [] };
     const prev = existing ? sessionInfoOf(existing.metadata) : null;
+    // Statements withdrawn since (superseded, forgotten) stay out of every new version of the session.
+    const known = Array.isArray(existing?.metadata[WITHDRAWN_TERMS_KEY]) ? (existing!.metadata[WITHDRAWN_TERMS_KEY] as unknown[]).filter((t): t is string => typeof t === "string") : [];
+    const withdrawn = [...new Set([...known, ...(input.withdrawnTerms ?? [])])];
+    doc = withdrawn.length === 0 ? baseDoc : { ...baseDoc, text: dropSentencesWith(baseDoc.text, withdrawn), context: baseDoc.context === null ? null : dropSentencesWith(baseDoc.context, withdrawn) || null };
     if (!doc.text) return { outcome: "empty", memoryId, memory: existing, redacted: doc.redacted };
     const summaryUpdatedAt = summary.updatedAt ? isoDate(summary.updatedAt, "summary.updatedAt") : null;
     if (prev?.summaryUpdatedAt && summaryUpdatedAt && summaryUpdatedAt < prev.summaryUpdatedAt) {
@@ -134,7 +142,7 @@ export async function indexSession(store: MemoryStore, scope: SessionScope, inpu
       redacted: doc.redacted,
     };
     const expiresAt = ttlDays === null ? null : new Date(Date.parse(lastAt) + ttlDays * DAY_MS);
-    const metadata = { ...(existing?.metadata ?? {}), [SESSION_METADATA_KEY]: info };
+    const metadata = { ...(existing?.metadata ?? {}), [SESSION_METADATA_KEY]: info, ...(withdrawn.length > 0 ? { [WITHDRAWN_TERMS_KEY]: withdrawn } : {}) };
 
     if (existing) {
       const memory = await store.update(s, memoryId, { kind: "episode", text: doc.text, context: doc.context, expiresAt, metadata });

@@ -23,4 +23,5 @@ export { toPastSession, sessionRecency, type PastSession } from "./past-session-
 export { SESSION_METADATA_KEY, isSessionMemory, sessionInfoOf, type SessionInfo } from "./session-metadata.js";
 export { sessionMemoryId } from "./session-memory-id.js";
 export { sessionDocument, DEFAULT_SESSION_TEXT_TOKENS, type SessionDocument, type SessionDocumentOptions } from "./session-document.js";
-export { redactSensitive, secretValuesIn, type RedactOptions, type RedactResult } from "./redact-summary.js";
+export { redactSensitive, secretValuesIn, contextualSecrets, type RedactOptions, type RedactResult } from "./redact-summary.js";
+export { withdrawFromSessions, dropSentencesWith, staleTerms, withoutToolTraffic, withCorrectionsApplied, WITHDRAWN_TERMS_KEY } from "./withdrawn-statements.js";

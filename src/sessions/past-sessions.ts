@@ -25,7 +25,7 @@ export interface FindPastSessionsOptions {
   /** Record use of what is returned. Default true. */
   markUsed?: boolean;
   encoding?: TokenEncoding;
-  /** Clock for recency (tests). */
+  /** Clock for recency (tests). Default the store's clock (`store.clock`). */
   now?: Date;
 }
 
@@ -51,7 +51,7 @@ export async function findPastSessions(store: MemoryStore, scope: SessionScope, 
   const maxTokens = options.maxTokens ?? BudgetsSchema.parse({}).pastSessions;
   if (!(maxTokens >= 0)) throw invalidInput("maxTokens", "must be a non-negative number of tokens");
   if (typeof query !== "string" || query.trim() === "" || maxTokens === 0) return { sessions: [], tokens: 0 };
-  const now = options.now ?? new Date();
+  const now = options.now ?? store.clock.now();
   const { similarityWeight, recencyWeight, recencyDecayDays } = store.retrieval;
 
   const found = await store.search(s, query, { kinds: ["episode"], limit: Math.max(CANDIDATES, limit * 4), minSimilarity: options.minSimilarity, now });
@@ -119,7 +119,7 @@ const LIST_PAGE = 1000;
 export async function listRecentSessions(store: MemoryStore, scope: SessionScope, n: number, options: ListRecentSessionsOptions = {}): Promise<PastSession[]> {
   const s = checkScope(scope);
   if (!Number.isInteger(n) || n < 1 || n > 1000) throw invalidInput("n", "must be an integer from 1 to 1000");
-  const now = options.now ?? new Date();
+  const now = options.now ?? store.clock.now();
   const sessions: Array<{ memory: Memory; session: SessionInfo }> = [];
   for (let offset = 0; ; offset += LIST_PAGE) {
     const page = await store.list(s, { kinds: ["episode"], limit: LIST_PAGE, offset });

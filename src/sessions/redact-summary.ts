@@ -73,8 +73,33 @@ export function secretValuesIn(texts: readonly string[]): string[] {
       if (value.replace(/[^A-Za-z0-9]/g, "").length >= 4) values.add(value);
     }
   }
+  for (const v of contextualSecrets(texts)) values.add(v);
   // Longest first, so a value containing another is replaced whole.
   return [...values].sort((a, b) => b.length - a.length);
+}
+
+const SECRET_CUE = /\b(?:password|passcode|passphrase|pass code|pin(?: code)?|login|credentials?|secret|door code|wifi key|wi-fi key)\b/i;
+
+/**
+ * Password-like tokens in a message that speaks of a password without the "password is …" shape a
+ * detector needs ("I keep forgetting my banking password, can you remember it? it's Mar1posa!2026"):
+ * a token of 6+ characters mixing letters with digits or symbols, in a message that names a
+ * password, PIN or login. A past session never quotes it.
+ */
+export function contextualSecrets(texts: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const text of texts) {
+    if (!SECRET_CUE.test(text)) continue;
+    for (const raw of text.split(/\s+/)) {
+      const token = raw.replace(/^[("'“‘]+|[)"'”’.,;:?]+$/g, "");
+      if (token.length < 6 || /^https?:|@/.test(token)) continue;
+      const letters = /\p{L}/u.test(token);
+      const digits = /\d/.test(token);
+      const symbols = /[!#$%^&*_+=~|\\<>?-]/.test(token);
+      if (letters && (digits || symbols) && !/^\d{1,2}(?:am|pm|h)$/i.test(token) && !/^[a-z]+-[a-z]+$/i.test(token)) out.push(token);
+    }
+  }
+  return out;
 }
 
 function mergeSpans(findings: ReadonlyArray<{ start: number; end: number; category: SensitiveCategory }>): Array<{ start: number; end: number; category: SensitiveCategory }> {

@@ -42,10 +42,18 @@ export interface SessionDocumentOptions extends RedactOptions {
 export function sessionDocument(summary: Pick<SessionSummary, "text" | "entities">, options: SessionDocumentOptions): SessionDocument {
   const maxTokens = options.maxTextTokens ?? DEFAULT_SESSION_TEXT_TOKENS;
   const facts = redactSensitive(entityLines(summary.entities).join("\n"), options);
-  const prose = redactSensitive(summary.text.trim(), options);
+  // Tool results quoted by a rolling summary ("x returned: …") are third-party content, not the session's.
+  const prose = redactSensitive(summary.text.replace(/^[\w.-]+ returned: .*$\n?/gm, "").trim(), options);
   const redacted = [...new Set([...prose.categories, ...facts.categories])];
   const shown = prose.text.trim() || facts.text.trim();
-  const text = shown ? fitNewest(shown, options.maxTextChars, maxTokens, options.encoding) : "";
+  let text = shown ? fitNewest(shown, options.maxTextChars, maxTokens, options.encoding) : "";
+  // A long session shows only its newest prose: lead with its key facts (places, dates, numbers,
+  // people), which the prose of the early turns carried, so they are not lost from sight.
+  if (prose.text.trim() && text !== prose.text.trim() && facts.text.trim()) {
+    const keyFacts = fitNewest(`Key facts: ${facts.text.trim().replace(/\n/g, "; ")}`.replace(/…$/, ""), options.maxTextChars, Math.floor(maxTokens * 0.4), options.encoding);
+    const rest = fitNewest(prose.text.trim(), options.maxTextChars, Math.max(0, maxTokens - Math.ceil(countTextTokens(JSON.stringify(keyFacts), options.encoding))), options.encoding);
+    text = [keyFacts, rest].filter(Boolean).join("\n");
+  }
   const context = contextOf(facts.text.trim(), prose.text.trim(), options.maxTextChars * 4);
   return { text, context: context && context !== text ? context : null, redacted };
 }

@@ -60,6 +60,8 @@ export interface SummarizationNodeOptions {
   onSummaryChanged?: (summary: SessionSummary, context: SummaryChangeContext) => void | Promise<void>;
   /** Errors recovered from (summariser fallback, hook failure). Default: `console.warn`. */
   onError?: (error: unknown, stage: "summarizer" | "hook") => void;
+  /** Clock of the summary's `updatedAt` (tests, evals). Default the system clock. */
+  now?: () => Date;
 }
 
 /** The channels the node reads. */
@@ -122,6 +124,7 @@ export function createSummarizationNode(options: SummarizationNodeOptions = {}) 
       entityLimits: options.entityLimits,
       model: options.tokenModel,
       config,
+      now: options.now,
     };
     let summary: SessionSummary;
     try {

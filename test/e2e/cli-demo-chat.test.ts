@@ -43,8 +43,8 @@ describe("langgraph-memory demo and chat", () => {
       expect(section(1)).toMatch(/profile {4}units: ∅ → "metric"/);
       expect(section(1)).toContain('written    [fact] "User lives in Berlin."');
       // 2: the correction supersedes; the next question retrieves the new fact and injects it.
-      expect(section(2)).toContain('superseded [fact] "User lives in Berlin." → "User moved to Lisbon."');
-      expect(section(2)).toMatch(/retrieved {2}\[fact\] "User moved to Lisbon\." \(\d{4}-\d{2}-\d{2}, score 0\.\d\d\)/);
+      expect(section(2)).toContain('superseded [fact] "User lives in Berlin." → "User lives in Lisbon (moved there)."');
+      expect(section(2)).toMatch(/retrieved {2}\[fact\] "User lives in Lisbon \(moved there\)\." \(\d{4}-\d{2}-\d{2}, score 0\.\d\d\)/);
       // 3: a task outcome is kept; the secret is refused and appears nowhere after the user's own line.
       expect(section(3)).toContain('written    [episode] "Clearing the build cache fixed the problem."');
       expect(section(3)).toContain("refused    1 candidate: api_key");
@@ -66,7 +66,7 @@ describe("langgraph-memory demo and chat", () => {
       expect(answers.every((a) => a.startsWith("assistant › [offline responder] "))).toBe(true);
       // The final state: the corrected fact active, the old one kept as history, the deleted one gone.
       const final = out.slice(out.indexOf("━━ What memory holds"));
-      expect(final).toContain('active      [fact] "User moved to Lisbon."');
+      expect(final).toContain('active      [fact] "User lives in Lisbon (moved there)."');
       expect(final).toContain('superseded  [fact] "User lives in Berlin." (kept as history)');
       expect(final).not.toContain("Acme");
       expect(final).toMatch(/done in \d+\.\d s/);

@@ -88,7 +88,7 @@ describe.each(testEngines())("withMemory on %s", (engine) => {
     await graph.invoke(say("I moved to Lisbon last month."), config("b"));
     const all = await memory.controls.inspect(user);
     const berlin = all.memories.find((m) => m.text === "User lives in Berlin.")!;
-    const lisbon = all.memories.find((m) => m.text === "User moved to Lisbon.")!;
+    const lisbon = all.memories.find((m) => m.text === "User lives in Lisbon (moved there).")!;
     expect(berlin.status).toBe("superseded");
     expect(berlin.supersededBy).toBe(lisbon.id);
     expect(lisbon.status).toBe("active");

@@ -67,13 +67,13 @@ describe.each(testEngines())("the write path on %s", (engine) => {
     expect(second).toMatchObject({ added: 0, superseded: 1 });
     const rows = await all();
     const berlin = rows.find((m) => m.text === "User lives in Berlin.")!;
-    const lisbon = rows.find((m) => m.text === "User moved to Lisbon.")!;
+    const lisbon = rows.find((m) => m.text === "User lives in Lisbon (moved there).")!;
     expect(berlin.id).toBe(first.memoryIds[0]);
     expect(berlin.supersededBy).toBe(lisbon.id);
     expect(lisbon.supersededBy).toBeNull();
-    expect(await active()).toEqual(["User moved to Lisbon."]);
+    expect(await active()).toEqual(["User lives in Lisbon (moved there)."]);
     const hits = await store.search(user, "where does the user live?", { minSimilarity: 0 });
-    expect(hits.map((h) => h.text)).toEqual(["User moved to Lisbon."]);
+    expect(hits.map((h) => h.text)).toEqual(["User lives in Lisbon (moved there)."]);
   });
 
   it("a correction without a slot: the negation of a stored statement supersedes it", async () => {

@@ -38,7 +38,7 @@ const POSITIVE: Array<[string, Expected[]]> = [
     ],
   ],
   ["I just started at Stripe last week!", [{ kind: "fact", text: "User works at Stripe.", subject: "employer", correction: true }]],
-  ["Actually, I moved to Lisbon in March.", [{ kind: "fact", text: "User moved to Lisbon.", subject: "location.home", correction: true, minConfidence: 0.85 }]],
+  ["Actually, I moved to Lisbon in March.", [{ kind: "fact", text: "User lives in Lisbon (moved there).", subject: "location.home", correction: true, minConfidence: 0.85 }]],
   ["I don't live in London anymore.", [{ kind: "fact", text: "User no longer lives in London.", subject: "location.home", correction: true }]],
   ["I no longer work at Acme.", [{ kind: "fact", text: "User no longer works at Acme.", subject: "employer", correction: true }]],
   ["I'm not vegetarian anymore.", [{ kind: "fact", text: "User is no longer vegetarian.", subject: "diet", correction: true }]],
@@ -50,7 +50,7 @@ const POSITIVE: Array<[string, Expected[]]> = [
   ["Never use emojis.", [{ kind: "preference", text: "User does not want the assistant to use emojis.", subject: "response.emoji" }]],
   ["Stop apologizing all the time.", [{ kind: "procedure", text: "User does not want the assistant to apologize all the time." }]],
   ["Give me diffs, not full files.", [{ kind: "procedure", text: "User wants diffs, not full files.", subject: "code.output" }]],
-  ["Always use British spelling.", [{ kind: "procedure", text: "User wants the assistant to use British spelling." }]],
+  ["Always use British spelling.", [{ kind: "preference", text: "User wants the assistant to use British spelling.", subject: "language.spelling" }]],
   ["Use tabs, not spaces.", [{ kind: "procedure", text: "User wants the assistant to use tabs, not spaces.", subject: "code.indentation" }]],
   ["I quit my job at Deloitte.", [{ kind: "fact", text: "User no longer works at Deloitte.", subject: "employer", correction: true }]],
   ["I like jazz and old movies.", [{ kind: "preference", text: "User likes jazz and old movies." }]],
@@ -61,7 +61,7 @@ const POSITIVE: Array<[string, Expected[]]> = [
   ["I speak Spanish and Portuguese.", [{ kind: "fact", text: "User speaks Spanish and Portuguese." }]],
   ["I have two daughters.", [{ kind: "fact", text: "User has two daughters.", subject: "family.children" }]],
   ["Please remember I take my coffee black.", [{ kind: "fact", text: "User takes their coffee black.", minConfidence: 0.95 }]],
-  ["Don't forget that I'm on the Pro plan.", [{ kind: "fact", text: "User is on the Pro plan.", minConfidence: 0.95 }]],
+  ["Don't forget that I'm on the Pro plan.", [{ kind: "fact", text: "User is on the Pro plan.", subject: "plan", minConfidence: 0.95 }]],
   ["Can you remember that I prefer window seats?", [{ kind: "preference", text: "User prefers window seats.", minConfidence: 0.95 }]],
   ["Remember to always include tests.", [{ kind: "procedure", text: "User wants the assistant to include tests.", minConfidence: 0.95 }]],
   ["Forget that I live in Berlin.", [{ kind: "fact", text: "User lives in Berlin.", subject: "location.home", action: "forget" }]],
@@ -246,7 +246,7 @@ describe("rule-based extractor over a conversation", () => {
       new HumanMessage({ id: "u1", content: "I live in Berlin and I prefer metric units." }),
       new HumanMessage({ id: "u2", content: "Actually, I moved to Lisbon." }),
     ]);
-    expect(result.accepted.map((m) => m.text)).toEqual(["User prefers metric units.", "User moved to Lisbon."]);
+    expect(result.accepted.map((m) => m.text)).toEqual(["User prefers metric units.", "User lives in Lisbon (moved there)."]);
     expect(result.rejected).toEqual([expect.objectContaining({ reason: "superseded_in_batch", sourceMessageId: "u1" })]);
   });
 });

@@ -20,7 +20,7 @@ export interface RequestResult {
 
 const REMEMBER =
   /^(?:please\s+|pls\s+|can you\s+|could you\s+|would you\s+|will you\s+|i want you to\s+|i'd like you to\s+)?(?:remember|memori[sz]e|keep in mind|bear in mind|make a note(?: of)?|take note(?: of)?|note down|don't forget|do not forget|never forget|(?:save|store|keep|put)(?:\s+(?:this|that|it))?\s+(?:in|to|into)\s+(?:your\s+|long-term\s+)?memory)\b(?:\s+(?:that|this|the fact that))?\s*[:,-]?\s*(.*)$/i;
-const FORGET = /^(?:please\s+|can you\s+|could you\s+|i want you to\s+)?(?:forget|unlearn|stop remembering)\b\s*(.*)$/i;
+const FORGET = /^(?:please\s+|can you\s+|could you\s+|i want you to\s+)?(?:forget|unlearn|stop remembering|(?:wipe|erase|delete|remove|clear)(?=\s+(?:everything|anything|all)\s+(?:about|regarding|concerning|on)\b))\b\s*(.*)$/i;
 const DELETE_FROM_MEMORY =
   /^(?:please\s+|can you\s+|could you\s+)?(?:delete|erase|remove|wipe|clear|drop)\s+(.*?)\s*(?:from|in|out of)\s+(?:your\s+|the\s+)?(?:memory|memories)$/i;
 const DELETE_ALL = /^(?:please\s+|can you\s+|could you\s+)?(?:delete|erase|remove|wipe|clear|forget)\s+(?:everything|all(?:\s+of)?(?:\s+(?:my data|your memories|the memories|memories))?)(?:\s+(?:you know|you remember|you have|you've (?:stored|saved)|stored))?(?:\s+about me)?$/i;
@@ -53,7 +53,7 @@ function contentDrafts(inner: string): Draft[] {
 
 function genericDraft(inner: string): Draft | undefined {
   const { text } = normaliseClause(inner);
-  if (text.split(/\s+/).length < 3) return undefined;
+  if (text.split(/\s+/).length < (/^I(?:'m| am)\s/i.test(text) ? 2 : 3)) return undefined;
   // A question or a request to the assistant is not something to remember ("here's the key, can you check it?").
   if (/\?|\b(?:can|could|would|will) you\b|^here(?:'s| is| are)\b/i.test(text)) return undefined;
   if (!/\b(?:is|are|was|were|has|have|had|will|am|'s|'m|'re|'ve|can't|cannot|doesn't|don't|does|do)\b|^(?:I|we)\s+\w+/i.test(text)) return undefined;
@@ -72,9 +72,18 @@ export function parseRememberRequest(clause: string): RequestResult | null {
   if (toAlways) return { drafts: (parseInstruction(toAlways[1], { correction: false, greeting: false, hedged: false }) ?? []).map(explicit) };
   if (/^to\b/i.test(inner)) return { drafts: [] }; // a reminder ("remember to call mom"), not a memory
   if (/^(?:what|when|where|how|who|whom|why|if|whether|which)\b/i.test(inner)) return { drafts: [] };
-  const drafts = contentDrafts(inner);
-  if (drafts.length > 0) return { drafts: drafts.map(explicit) };
-  const generic = genericDraft(inner);
+  const items = inner.replace(/^(?:(?:two|three|four|a few|some|a couple of) things?|this|these)\s*[:,-]\s*/i, "");
+  const drafts = contentDrafts(items);
+  if (drafts.length > 0) {
+    // "our anniversary is June 9th and Lena's favourite flowers are peonies": what no rule reads is kept as said.
+    const rest = clauses(items)
+      .flatMap((part) => part.split(/\s+and\s+(?=\p{Lu})/u))
+      .filter((part) => contentDrafts(part).length === 0)
+      .map(genericDraft)
+      .filter((d): d is Draft => d !== undefined);
+    return { drafts: [...drafts, ...rest].map(explicit) };
+  }
+  const generic = genericDraft(items);
   return { drafts: generic ? [explicit(generic)] : [] };
 }
 
@@ -86,6 +95,12 @@ function forgetDrafts(rawInner: string): RequestResult {
   if (THAT.test(inner) || /^that$/i.test(rawInner.trim())) return { drafts: [], signal: "suppress-previous" };
   if (inner === "" || /^(?:it|about it|it,? never ?mind)$/i.test(inner)) return { drafts: [] }; // "forget it" = never mind
   if (/^(?:everything|all of it|all)(?:\s+(?:you know\s+)?about me)?$/i.test(inner)) return { drafts: [forgetAll()] };
+  // "everything about Tobias": every memory naming them (a name, not "me").
+  const about = /^(?:everything|anything|all)(?:\s+you know)?\s+(?:about|regarding|concerning|on)\s+(.+)$/i.exec(inner);
+  const named = about ? about[1].split(/[,;]|\s+(?:and|but|because|since|so)\s+(?=I\b|I'm|I've|my\b)/)[0].trim() : "";
+  if (about && /^\p{Lu}/u.test(named) && !/\b(?:me|my|I)\b/i.test(named) && named.split(/\s+/).length <= 6) {
+    return { drafts: [{ kind: "fact", text: asSentence(named), confidence: 0.95, action: "forget", explicit: true }], signal: "suppress-this" };
+  }
   const drafts = contentDrafts(inner);
   if (drafts.length > 0) return { drafts: drafts.map(asForget), signal: "suppress-this" };
   const attr = new RegExp(`^my\\s+(${ATTRIBUTE_NAMES})$`, "i").exec(inner);

@@ -10,6 +10,11 @@ import { DEICTIC_OBJECT, HYPOTHETICAL, ONE_OFF, QUESTION_START, cutValue, thirdP
  */
 type Rule = (clause: string, flags: ClauseFlags, ctx: StatementContext) => Draft[] | null;
 
+/** "my X is …" that says nothing lasting about the user ("my question is …", "my bad"). */
+const NOT_AN_ATTRIBUTE =
+  /^(?:problem|question|point|guess|idea|issue|concern|worry|fear|hope|bet|understanding|reasoning|excuse|answer|bad|pleasure|fault|mistake|thinking|thought|impression|plan|day|week|weekend|morning|evening|night|life|head|brain|code|build|test|tests|app|site|server|output|error|request|response|message|email|prompt|point of view|take|mood|schedule today|turn|go|understanding)$/i;
+/** Values describing a momentary state rather than a lasting fact. */
+const STATE_WORDS = /^(?:broken|slow|down|dead|fine|ok|okay|great|weird|off|on|busy|full|empty|late|early|missing|gone|here|there|done|ready|open|closed)\b/i;
 const NOT_A_NAME = /^(?:not|no|a|an|the|none|nothing|secret|private|irrelevant|unknown|important|whatever|anonymous|hidden|is|was|also|still|on|in|at|here|there|weird|long|hard|complicated)$/i;
 const NAME_PARTICLE = /^(?:van|von|de|da|di|del|della|der|den|le|la|du|dos|das|bin|ibn|al|el|ter|ten|zu)$/;
 
@@ -40,18 +45,52 @@ function organisation(raw: string): string | undefined {
 }
 
 const OCCUPATIONS =
-  "engineer|developer|programmer|designer|teacher|nurse|doctor|physician|surgeon|dentist|pharmacist|lawyer|attorney|manager|student|consultant|architect|analyst|scientist|researcher|accountant|writer|journalist|founder|co-founder|cofounder|CTO|CEO|CFO|COO|CPO|VP|director|freelancer|contractor|intern|professor|lecturer|chef|cook|electrician|plumber|mechanic|pilot|farmer|artist|photographer|musician|editor|translator|recruiter|salesperson|marketer|administrator|admin|sysadmin|SRE|officer|paramedic|firefighter|entrepreneur|owner|lead|tester|librarian|economist|statistician|mathematician|physicist|chemist|biologist|veterinarian|vet|therapist|psychologist|social worker|caregiver|carer|driver|courier|barista|waiter|waitress|cashier|clerk|secretary|assistant|PhD student|postdoc|PM|product owner|scrum master|data scientist|illustrator|animator|copywriter|producer|director of \\w+|head of \\w+";
+  "engineer|developer|dev|interpreter|programmer|designer|teacher|nurse|doctor|physician|surgeon|dentist|pharmacist|lawyer|attorney|manager|student|consultant|architect|analyst|scientist|researcher|accountant|writer|journalist|founder|co-founder|cofounder|CTO|CEO|CFO|COO|CPO|VP|director|freelancer|contractor|intern|professor|lecturer|chef|cook|electrician|plumber|mechanic|pilot|farmer|artist|photographer|musician|editor|translator|recruiter|salesperson|marketer|administrator|admin|sysadmin|SRE|officer|paramedic|firefighter|entrepreneur|owner|lead|tester|librarian|economist|statistician|mathematician|physicist|chemist|biologist|veterinarian|vet|therapist|psychologist|social worker|caregiver|carer|driver|courier|barista|waiter|waitress|cashier|clerk|secretary|assistant|PhD student|postdoc|PM|product owner|scrum master|data scientist|illustrator|animator|copywriter|producer|director of \\w+|head of \\w+";
 const OCCUPATION_RE = new RegExp(`\\b(?:${OCCUPATIONS})s?$`, "i");
 
-/** "a senior data engineer at Acme" → occupation "a senior data engineer", employer "Acme". */
+/**
+ * "a senior data engineer at Acme" → occupation "a senior data engineer", employer "Acme". A team
+ * ("a backend dev on the checkout team at Zalando") stays in the occupation, so a new job replaces
+ * it; a short detail after a comma ("…, mostly night shifts") is kept in brackets.
+ */
 function occupationDrafts(phrase: string, base: number, extra: Partial<Draft>): Draft[] | null {
   const m = /^(.+?)\s+(?:at|for|with)\s+(.+)$/i.exec(phrase);
   const role = cutValue(m ? m[1] : phrase);
-  if (!OCCUPATION_RE.test(role) || role.split(/\s+/).length > 7) return null;
-  const drafts = [fact(`User is ${/^(?:an?|the)\s/i.test(role) ? role : `a ${role}`}`, base, "occupation", extra)];
+  const head = role
+    .replace(/\s+(?:on|in)\s+(?:the\s+)?[\w&+ -]{1,40}?\s+(?:team|department|group|squad|unit|ward)$/i, "")
+    .replace(/\s+in\s+\p{Lu}[\p{L}'’ -]*$/u, "");
+  if (!OCCUPATION_RE.test(head) || role.split(/\s+/).length > 10) return null;
+  const detail = roleDetail(phrase);
+  const drafts = [fact(`User is ${/^(?:an?|the)\s/i.test(role) ? role : `a ${role}`}${detail ? ` (${detail})` : ""}`, base, "occupation", extra)];
   const org = m ? organisation(m[2]) : undefined;
   if (org) drafts.push(fact(`User works at ${org}`, base, "employer", extra));
   return drafts;
+}
+
+/** What follows the first comma of a role phrase, when it describes the work ("mostly night shifts", "Portuguese to English"). */
+function roleDetail(phrase: string): string | undefined {
+  const comma = phrase.indexOf(",");
+  if (comma < 0) return undefined;
+  const rest = phrase
+    .slice(comma + 1)
+    .replace(/\s*\([^)]*\)/g, "")
+    .replace(/[.!?…\s]+$/u, "")
+    .trim();
+  if (rest === "" || /^(?:and|but|so|because|which|who|I|I'm|it|it's|that|this)\b/i.test(rest) || rest.split(/\s+/).length > 12) return undefined;
+  return toThirdPerson(rest, { atStart: false });
+}
+
+/**
+ * A role said on its own right after a job statement ("I started at Stripe on Monday!! Staff
+ * engineer on payments infrastructure."): the user's new occupation.
+ */
+export function parseRoleFragment(text: string, flags: ClauseFlags): Draft[] | null {
+  const v = cutValue(text).replace(/^(?:as\s+)?(?:an?\s+|the\s+)?/i, "");
+  if (/^(?:I|I'm|we|my|it|it's|this|that|you)\b/i.test(v) || v.split(/\s+/).length > 8) return null;
+  const head = v.replace(/\s+(?:on|in|for)\s+.+$/i, "");
+  if (!OCCUPATION_RE.test(head)) return null;
+  const role = v[0].toLowerCase() + v.slice(1);
+  return [fact(`User is ${/^[aeiou]/i.test(role) ? "an" : "a"} ${role}`, flags.hedged ? 0.6 : 0.85, "occupation", { correction: true })];
 }
 
 function likeObject(raw: string): string | undefined {
@@ -74,9 +113,11 @@ const STATEMENT_RULES: Rule[] = [
     return name ? [fact(`User's name is ${name}`, 0.9, "name")] : null;
   },
   (c, f) => {
-    if (!f.greeting) return null;
-    const m = /^(?:I'm|I am|this is|it's)\s+(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)$/u.exec(c);
-    return m ? [fact(`User's name is ${m[1]}`, 0.85, "name")] : null;
+    // An introduction: after a greeting, or with "by the way" ("I'm Siobhán, by the way").
+    const intro = /,?\s*(?:by the way|btw)$/i.test(c);
+    if (!f.greeting && !intro) return null;
+    const m = /^(?:I'm|I am|this is|it's)\s+(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)$/u.exec(c.replace(/,?\s*(?:by the way|btw)$/i, ""));
+    return m && !NOT_A_NAME.test(m[1]) ? [fact(`User's name is ${m[1]}`, 0.85, "name")] : null;
   },
   (c) => {
     const m = /^(?:[Pp]lease\s+|[Yy]ou can\s+|[Jj]ust\s+)?[Cc]all me\s+(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)?)/u.exec(c);
@@ -84,9 +125,25 @@ const STATEMENT_RULES: Rule[] = [
   },
   // --- where the user lives / comes from
   (c) => {
-    const m = /^I(?:'ve| have)?\s*(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+(?:back\s+)?(?:to|into)\s+(.+)$/i.exec(c);
+    // A move is news about where the user lives now: stored in the current-location slot's words.
+    const m = /^(?:I|we)(?:'ve| have)?\s*(?:just\s+|recently\s+|finally\s+|officially\s+)?(?:moved|relocated)\s+(?:back\s+|over\s+|up\s+|down\s+)?(?:to|into)\s+(.+)$/i.exec(c);
     const p = m && place(m[1]);
-    return p ? [fact(`User moved to ${p}`, 0.9, "location.home", { correction: true })] : null;
+    return p ? [fact(`User lives in ${p} (moved there)`, 0.9, "location.home", { correction: true })] : null;
+  },
+  (c) => {
+    const m = /^I(?:'m| am)\s+(?:now\s+)?(?:on|in|part of)\s+the\s+(.{2,40}?)\s+team$/i.exec(c);
+    return m && !DEICTIC_OBJECT.test(m[1]) ? [fact(`User is on the ${m[1]} team`, 0.85, "work.team")] : null;
+  },
+  (c) => {
+    const m = /^I(?:'m| am)\s+(?:now\s+)?(?:in|on)\s+(?:the\s+)?((?:Eastern|Central|Mountain|Pacific|Atlantic|Alaska|Hawaii)(?:\s+(?:Standard|Daylight))?)\s+time\b/i.exec(c);
+    return m ? [fact(`User's timezone is ${m[1][0].toUpperCase()}${m[1].slice(1)} time`, 0.85, "timezone")] : null;
+  },
+  (c) => {
+    // "I'm in Toronto": where the user is based (not "I'm in London this week", not "I'm in a meeting").
+    if (ONE_OFF.test(c)) return null;
+    const m = /^I(?:'m| am)\s+(?:currently\s+|now\s+)?in\s+(.+)$/i.exec(c);
+    const p = m && place(m[1]);
+    return p && !/\b(?:time|mode|meeting|call|charge|love|trouble|town)\b/i.test(p) ? [fact(`User is based in ${p}`, 0.85, "location.home")] : null;
   },
   (c) => {
     const m = /^I(?:\s+(?:currently|now|still|actually))?\s+(?:live|reside)\s+in\s+(.+)$|^I(?:'m| am)\s+(?:currently\s+|now\s+)?(?:living|based|located)\s+in\s+(.+)$/i.exec(c);
@@ -174,6 +231,30 @@ const STATEMENT_RULES: Rule[] = [
     const text = `User's ${m[1].toLowerCase()} ${/s$/i.test(m[1]) && !/address/i.test(m[1]) ? "are" : "is"} ${toThirdPerson(value, { atStart: false })}`;
     return [slot.kind === "preference" ? pref(text, 0.9, slot.subject) : fact(text, 0.9, slot.subject)];
   },
+  // --- my/our <anything> is <Value>: "my manager is Hiroshi", "our release day is Thursday", "my car is a 2019 Skoda"
+  (c) => {
+    const m = /^(my|our)\s+((?:[a-z]+(?:'s)?\s+){0,2}[a-z]+)\s+(?:is|are|=)\s+(.+)$/i.exec(c);
+    if (!m || NOT_AN_ATTRIBUTE.test(m[2])) return null;
+    const value = cutValue(m[3], { keepCommas: /\b(?:address|car|bike|setup)\b/i.test(m[2]) });
+    // A value worth keeping names something: a capitalised word or a number ("my laptop is slow" is a mood).
+    if (value === "" || DEICTIC_OBJECT.test(value) || value.split(/\s+/).length > 12 || !/[\p{Lu}\d]/u.test(value) || STATE_WORDS.test(value)) return null;
+    const attribute = m[2].toLowerCase();
+    const subject = attributeSlot(attribute)?.subject ?? `about.${attribute.replace(/'s\b/g, "").replace(/[^a-z0-9]+/g, "_")}`;
+    return [fact(`User's ${attribute} ${/[^s']s$/.test(attribute) ? "are" : "is"} ${toThirdPerson(value, { atStart: false })}`, 0.85, subject)];
+  },
+  // --- plan and seats: "we're on the Growth plan, 12 seats", "I upgraded us to the Business plan, 12 seats now"
+  (c) => {
+    const on = /^(?:we(?:'re| are)|I(?:'m| am))\s+(?:currently\s+|still\s+|now\s+)?on\s+(?:the|a|an)\s+([\p{L}\d+-]+(?:\s[\p{L}\d+-]+)?)\s+(plan|tier|subscription)\b(.*)$/iu.exec(c);
+    const up = on ? null : /^(?:I|we)(?:'ve| have)?\s*(?:just\s+)?(upgraded|downgraded|switched|moved|changed)\s+(?:us|our (?:account|team|workspace|company|org)|my (?:account|plan)|the (?:account|workspace))?\s*(?:over\s+)?to\s+(?:the|a|an)\s+([\p{L}\d+-]+(?:\s[\p{L}\d+-]+)?)\s+(plan|tier|subscription)\b(.*)$/iu.exec(c);
+    if (!on && !up) return null;
+    const name = on ? on[1] : up![2];
+    const rest = on ? on[3] : up![4];
+    const extra = up ? { correction: true } : {};
+    const drafts = [fact(`User is on the ${name} ${on ? on[2] : up![3]}`, 0.9, "plan", extra)];
+    const seats = /\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(seats?|users?|licen[cs]es?)\b/i.exec(rest);
+    if (seats) drafts.push(fact(`User's plan has ${seats[1]} ${seats[2].toLowerCase()}`, 0.85, "plan.seats", extra));
+    return drafts;
+  },
   // --- diet, allergies, family, age
   (c) => {
     const m = new RegExp(`^I(?:'m| am)\\s+(?:an?\\s+)?(?:strict\\s+|mostly\\s+)?(${DIETS})\\b`, "i").exec(c);
@@ -217,6 +298,60 @@ const STATEMENT_RULES: Rule[] = [
     const m = /^I(?:'m| am)\s+(\d{1,3})(?:\s+years?\s+old|\s*yo|\s*y\/o)$/i.exec(c);
     return m ? [fact(`User is ${m[1]} years old`, 0.85, "age")] : null;
   },
+  // --- what the user does: learning, training for, leading, playing, running a business
+  (c) => {
+    if (ONE_OFF.test(c)) return null;
+    const m = /^I(?:'m| am)\s+(?:(?:now|also|currently|still)\s+)*(learning|training for|leading|organi[sz]ing|coaching|teaching|building|writing|doing|switching|moving|changing|transferring)\s+(.+)$/i.exec(c);
+    if (!m) return null;
+    const verb = m[1].toLowerCase();
+    const what = cutValue(m[2], { keepCommas: true });
+    if (what === "" || DEICTIC_OBJECT.test(what) || what.split(/\s+/).length > 16) return null;
+    // "doing"/"switching" say little without a name: "I'm doing Spanish to English" yes, "I'm doing fine" no.
+    if ((verb === "doing" || verb === "building" || verb === "writing") && !/\p{Lu}/u.test(what)) return null;
+    if (/^(?:switching|moving|changing|transferring)$/.test(verb) && !/^(?:teams?|jobs?|roles?|departments?|to)\b/i.test(what)) return null;
+    const also = /\balso\b/i.test(c.slice(0, m.index! + m[0].indexOf(m[1]))) ? "also " : "";
+    return [fact(`User is ${also}${verb} ${toThirdPerson(what, { atStart: false })}`, 0.8)];
+  },
+  (c) => {
+    const m = /^I(?:\s+(?:also|still|now))?\s+play\s+(.+)$/i.exec(c);
+    if (!m || ONE_OFF.test(c)) return null;
+    const what = cutValue(m[1], { keepCommas: true });
+    return what && !DEICTIC_OBJECT.test(what) && what.split(/\s+/).length <= 14 ? [fact(`User plays ${toThirdPerson(what, { atStart: false })}`, 0.8)] : null;
+  },
+  (c) => {
+    const m = /^(?:I|we)\s+(?:run|own|manage|co-own|founded|started|head|lead)\s+((?:an?|my|our)\s+.+|[a-z]+(?:\s+[a-z]+)?\s+(?:at|for|in)\s+\p{Lu}.+)$/iu.exec(c);
+    if (!m || ONE_OFF.test(c)) return null;
+    const what = cutValue(m[1]);
+    return what && what.split(/\s+/).length <= 10 ? [fact(`User runs ${toThirdPerson(what, { atStart: false }).replace(/^our\b/i, "their")}`, 0.85)] : null;
+  },
+  (c) => {
+    const m = /^I(?:'ve| have)?\s*(?:just\s+)?(?:took|taken|got|accepted|started|landed)\s+(?:a|the|my|this)\s+(?:new\s+)?(?:job|position|role)\s+(in|at|with)\s+(.+)$/i.exec(c);
+    if (!m) return null;
+    if (m[1].toLowerCase() === "in") {
+      const p = place(m[2]);
+      return p ? [fact(`User took a job in ${p}`, 0.85, "location.work", { correction: true })] : null;
+    }
+    const org = organisation(m[2]);
+    return org ? [fact(`User works at ${org}`, 0.9, "employer", { correction: true })] : null;
+  },
+  (c) => {
+    const m = /^I (?:can't|cannot|can not|shouldn't|should not|mustn't)\s+(eat|drink|have)\s+(.+)$/i.exec(c);
+    if (!m) return null;
+    const what = cutValue(m[2]);
+    return what && !DEICTIC_OBJECT.test(what) && what.split(/\s+/).length <= 8 ? [fact(`User cannot ${m[1].toLowerCase()} ${what}`, 0.85)] : null;
+  },
+  (c) => {
+    // Habits: "I always take the window", "I usually fly economy".
+    const m = /^I\s+(always|usually|normally|typically)\s+([a-z]+)\s+(.+)$/i.exec(c);
+    if (!m || ONE_OFF.test(c) || /^(?:know|remember|forget|understand|get|think|thought|wonder|feel|mean|say|said|tell|mix|confuse|have to|need)$/i.test(m[2])) return null;
+    const rest = cutValue(m[3]);
+    if (rest === "" || DEICTIC_OBJECT.test(rest) && rest.split(/\s+/).length < 2) return null;
+    return [pref(`User ${m[1].toLowerCase()} ${thirdPersonVerb(m[2])} ${toThirdPerson(rest, { atStart: false })}`, 0.8, preferenceSubject(rest))];
+  },
+  (c) => {
+    const m = /^we(?:'re| are)\s+(an?\s+(?:[\w+#.-]+\s+){0,3}(?:shop|company|team|startup|agency|house|org|organi[sz]ation|school|family))$/i.exec(c);
+    return m ? [fact(`User's team is ${cutValue(m[1])}`, 0.8, "work.stack")] : null;
+  },
   // --- preferences
   (c, f) => {
     const m = /^I(?:\s+(?:really|strongly|generally|usually|always|definitely|much|mostly|still))?\s+prefer\s+(.+)$|^I(?:'d| would)\s+(?:much\s+)?(?:rather|prefer)\s+(.+)$|^my preference is\s+(.+)$/i.exec(c);
@@ -247,7 +382,7 @@ const STATEMENT_RULES: Rule[] = [
     return obj ? [pref(`User likes ${obj}`, 0.75)] : null;
   },
   (c) => {
-    const m = /^I(?:\s+(?:always|usually|mostly|mainly|only))?\s+use\s+(.+)$/i.exec(c);
+    const m = /^(?:I|we)(?:\s+(?:always|usually|mostly|mainly|only))?\s+use\s+(.+)$/i.exec(c);
     if (!m || ONE_OFF.test(c)) return null;
     const obj = likeObject(m[1]);
     if (!obj || /^(?:the|a|an)\s/i.test(obj) && !/\b(?:metric|imperial)\b/i.test(obj)) return null;

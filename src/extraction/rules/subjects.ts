@@ -20,6 +20,7 @@ export const PREFERENCE_SUBJECTS = new Set([
   "timezone",
   "format.date",
   "format.time",
+  "language.spelling",
   "currency",
   "ui.theme",
 ]);
@@ -35,10 +36,18 @@ const RULES: Array<[RegExp, string]> = [
   [/\b(?:npm|pnpm|yarn|bun)\b/i, "tools.package_manager"],
   [/\b(?:dark|light) (?:mode|theme)\b/i, "ui.theme"],
   [/\b(?:24-hour|12-hour|am\/pm|24h|12h)\b/i, "format.time"],
-  [/\b(?:dd\/mm(?:\/yyyy)?|mm\/dd(?:\/yyyy)?|ISO(?: 8601)? dates?|day-month-year|month-day-year)\b/i, "format.date"],
+  [/\b(?:dd\/mm(?:\/yyyy)?|mm\/dd(?:\/yyyy)?|yyyy-mm-dd|ISO(?: 8601)? dates?|day-month-year|month-day-year)\b/i, "format.date"],
+  [/\b(?:British|American|UK|US|Canadian|Australian) (?:English )?spellings?\b|\bspell(?:ing)? (?:it |things )?the (?:British|American) way\b/i, "language.spelling"],
   [/\b(?:euros?|dollars|USD|EUR|GBP|CHF|JPY|pounds sterling)\b/i, "currency"],
   [/\b(?:vegetarian|vegan|pescatarian|pescetarian|flexitarian|meat|pork|beef|keto|paleo)\b/i, "diet"],
 ];
+
+/**
+ * Slots that work like settings: a request about them is a standing preference even without
+ * "always" or "from now on" ("Please use metric units.", "answer me in Spanish"), unless it says
+ * it is for once. Tone and length are not among them: "use a formal tone" is often for one message.
+ */
+export const SETTING_SUBJECTS = new Set(["units", "language.response", "language.spelling", "format.date", "format.time", "currency"]);
 
 /** The slot a preference or instruction phrase talks about, if it is a single-valued one. */
 export function preferenceSubject(phrase: string): string | undefined {

@@ -40,29 +40,46 @@ export function sentences(text: string): string[] {
 
 const VERB_AFTER_AND = "(?:work|live|prefer|like|love|hate|speak|use|am|have|moved|started|joined|study|don't|do not|no longer|never|always)";
 
-/** "I live in Berlin and work at Acme" → ["I live in Berlin", "I work at Acme"]. */
+/** Imperative verbs that start a new clause after "so" ("I'm in Austin so give me everything in imperial"). */
+const IMPERATIVE_AFTER_SO = "(?:please\\s+)?(?:give|use|answer|reply|respond|write|switch|keep|show|send|talk|make|stick|never|always|don't|do not)";
+
+/** "I live in Berlin and work at Acme" → ["I live in Berlin", "I work at Acme"]; dashes and "so <imperative>" also split. */
 export function clauses(sentence: string): string[] {
-  const parts = sentence.split(/,?\s+(?:and|but|and also|plus|so|because)\s+(?=(?:I|I'm|I've|I'd|my)\b)|,\s+(?=(?:I|I'm|I've|my)\s)|,\s+(?=(?:what|what's|how|where|when|why|who|which|can|could|would|do|does|is|are|any|anything)\b)|,?\s+(?:and|but)\s+(?=(?:work|live|prefer|like|love|hate|speak|use|am|have|moved|started|joined|study|don't|do not|no longer|never|always)\b)/);
-  return parts.map((p, i) => (i > 0 && new RegExp(`^${VERB_AFTER_AND}\\b`).test(p) ? `I ${p}` : p)).map((p) => p.trim()).filter(Boolean);
+  const pieces = sentence.split(new RegExp(`\\s+[—–]\\s+|\\s+-\\s+|,?\\s+so\\s+(?=${IMPERATIVE_AFTER_SO}\\b)|,?\\s+(?:and|also|plus)\\s+(?=(?:please\\s+)?(?:keep|make|add|always|never|don't|do not)\\b)`, "i"));
+  return pieces.flatMap((piece) => {
+    const parts = piece.split(/,\s+(?=(?:the|my)\s+(?:fix|solution|workaround|trick|culprit|root cause|cause)\s+(?:was|is|turned out)\b)|,?\s+(?:and|but|and also|plus|so|because)\s+(?=(?:I|I'm|I've|I'd|my)\b)|,\s+(?=(?:I|I'm|I've|my)\s)|,\s+(?=(?:what|what's|how|where|when|why|who|which|can|could|would|do|does|is|are|any|anything)\b)|,?\s+(?:and|but)\s+(?=(?:work|live|prefer|like|love|hate|speak|use|am|have|moved|started|joined|study|don't|do not|no longer|never|always)\b)/);
+    return parts.map((p, i) => (i > 0 && new RegExp(`^${VERB_AFTER_AND}\\b`).test(p) ? `I ${p}` : p)).map((p) => p.trim()).filter(Boolean);
+  });
 }
 
 export interface ClauseFlags {
   correction: boolean;
   greeting: boolean;
   hedged: boolean;
+  /** Asked with "please" (or "pls"): a verbless "no emojis please" is a request, not a remark. */
+  polite?: boolean;
 }
 
 const FILLER =
-  /^(?:(?:oh|ok|okay|so|well|also|and|btw|by the way|fyi|fwiw|hi|hello|hey|yes|yeah|yep|thanks|thank you|great|cool|sure|alright|all right|just so you know|for the record|for context|for reference|quick note|heads up|ah|hmm|um|uh|lol|haha|one more thing|another thing|oh and|ps|p\.s\.)\b[,!.:-]*\s*)+/i;
+  /^(?:(?:oh|ok|okay|so|well|also|and|btw|by the way|fyi|fwiw|hi+|hello|he+y+|hiya|yes|yeah|yep|thanks|thank you|great|cool|sure|alright|all right|just so you know|for the record|for context|for reference|for the future|context for (?:the )?future|quick note|heads up|ah|hmm|um|uh|lol|haha|one more thing|another thing|oh and|ps|p\.s\.|unrelated(?:,? but)?|anyway|guess what|(?:big|good|great|some) news)\b[,!.:-]*\s*)+/i;
+/** A lead-in that announces what follows without saying anything itself ("for meal planning you should know that …"). */
+const LEAD_IN =
+  /^(?:(?:[\w' ,]{0,50}?\b)?(?:you should know|you (?:need|ought) to know|keep in mind|note|fyi)(?: that)?[,:]?\s+|for\s+(?:the\s+)?[a-z]+(?:\s+[a-z]+)?,?\s+)(?=(?:I|I'm|I've|my|we|we're|our)\b)/i;
 const CORRECTION =
-  /^(?:actually|correction|update|sorry,?\s*I meant|I meant|wait|no|nope|not quite|scratch that|let me correct that|to correct myself|small correction|change of plans?)\b[,!.:-]*\s*/i;
+  /^(?:actually|correction|update|sorry,?\s*I meant|I meant|wait|no(?=\s*[,!.:—-])|nope|not quite|scratch that|let me correct that|to correct myself|small correction|change of plans?)\b[,!.:-]*\s*/i;
 const GREETING = /^(?:hi|hello|hey|good (?:morning|afternoon|evening))\b/i;
 const HEDGE = /\b(?:I think|I guess|I suppose|maybe|probably|perhaps|kind of|kinda|sort of|not sure|I believe|possibly|might)\b/i;
 
 /** Strip greetings and fillers; note corrections ("actually, …") and hedges ("I think …"). */
 export function normaliseClause(raw: string): { text: string; flags: ClauseFlags } {
-  let text = raw.trim();
-  const flags: ClauseFlags = { correction: false, greeting: GREETING.test(text), hedged: HEDGE.test(text) };
+  // Texting spellings of "please" read as "please"; a trailing "please" adds nothing to what is asked.
+  const polite = /\b(?:please|pls|plz|plse)\b/i.test(raw);
+  let text = raw
+    .trim()
+    .replace(/\b(?:pls|plz|plse)\b/gi, "please")
+    .replace(/,?\s+please[\s.!]*$/i, "")
+    .replace(LEAD_IN, "");
+  const flags: ClauseFlags = { correction: false, greeting: GREETING.test(text), hedged: HEDGE.test(text), polite };
   for (let i = 0; i < 4; i++) {
     const before = text;
     text = text.replace(FILLER, "");
@@ -80,13 +97,13 @@ export function normaliseClause(raw: string): { text: string; flags: ClauseFlags
 export function cutValue(value: string, { keepCommas = false } = {}): string {
   let v = value.trim();
   const stop = keepCommas
-    ? /\s+(?:and I|but|because|so that|since I|which|where I|though|although)\b|\s+\(|[;!?]/i
-    : /,|\s+(?:and|but|because|so|since|with my|which|where|though|although|while|for (?:now|the moment)|as of|until)\b|\s+\(|[;!?]/i;
+    ? /\s+(?:and I|but|because|so that|since I|which|where I|though|although)\b|\s+\(|\s+[—–-]\s+|,\s*please\b|[;!?]/i
+    : /,|\s+(?:and|but|because|so|since|with my|which|where|though|although|while|for (?:now|the moment)|as of|until)\b|\s+\(|\s+[—–-]\s+|[;!?]/i;
   const m = stop.exec(v);
   if (m) v = v.slice(0, m.index);
   for (let i = 0; i < 3; i++) {
     v = v
-      .replace(/\s+(?:now|these days|currently|at the moment|nowadays|anymore|any more|too|as well|btw|lol|haha|recently|yesterday|a while ago|already)$/i, "")
+      .replace(/\s+(?:now|these days|currently|at the moment|nowadays|anymore|any more|too|as well|btw|lol|haha|recently|yesterday|a while ago|already|here|over here|(?:over|on|last|this) (?:the )?weekend|on (?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday))$/i, "")
       .replace(/\s+(?:(?:last|this|next) (?:week|month|year|spring|summer|autumn|fall|winter)|(?:a few|\w+) (?:days|weeks|months|years) ago|(?:in|since) (?:(?:January|February|March|April|May|June|July|August|September|October|November|December)(?: \d{4})?|\d{4}))$/i, "")
       .replace(/,?\s+(?:maybe|probably|perhaps|I think|I guess|I suppose|I believe)$/i, "");
   }

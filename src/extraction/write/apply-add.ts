@@ -12,6 +12,7 @@ import { findSlotMemories, linkSuperseded } from "./memory-lookups.js";
 import { profileFieldFor } from "./profile-fields.js";
 import { containsAll, coreTerms, isNegated, normaliseStatement, sameTerms } from "./statement-match.js";
 import { changeSourceOf, originOf, runIdOf, type WriteRun } from "./write-run.js";
+import { staleTerms, withdrawFromSessions } from "../../sessions/withdrawn-statements.js";
 
 const DAY_MS = 86_400_000;
 
@@ -23,10 +24,15 @@ export function slotKinds(kind: MemoryKind): MemoryKind[] {
 export async function applyAdd(run: WriteRun, c: MemoryCandidate): Promise<void> {
   const rules = run.targets.rules;
   if (c.kind === "procedure" && rules) {
-    // Procedures are only proposed: a rule reaches the prompt after someone approves it.
-    const { created } = await rules.propose(run.attribution.scope, { text: c.text, source: c.explicit ? "feedback" : "learned", origin: changeSourceOf(run, c) });
+    // Procedures are proposed: a rule reaches the prompt once approved (below: by the user who stated it).
+    const { id, created } = await rules.propose(run.attribution.scope, { text: c.text, source: c.explicit ? "feedback" : "learned", origin: changeSourceOf(run, c) });
     if (created) run.report.rulesProposed++;
     else run.report.deduped++;
+    // A standing instruction the user gave in their own words needs no second review: they are its reviewer.
+    if (c.explicit && c.source === "user" && run.attribution.writer === "extraction" && run.policy.approveStatedRules && rules.approve) {
+      await rules.approve(run.attribution.scope, id, { reviewer: "user" });
+      run.report.rulesApproved++;
+    }
     return;
   }
   if (await writeProfileField(run, c)) return;
@@ -56,6 +62,7 @@ async function writeProfileField(run: WriteRun, c: MemoryCandidate): Promise<boo
     await run.store.update(scope, m.id, { expiresAt: run.now, metadata: { ...m.metadata, retiredBy: `profile.${mapping.field}` } });
   }
   if (stale.length > 0) run.report.superseded++;
+  await withdrawStale(run, stale, c.text);
   return true;
 }
 
@@ -134,6 +141,15 @@ async function supersede(run: WriteRun, c: MemoryCandidate, id: string, vector: 
   await linkSuperseded(run.db, scope, replaced.slice(1).map((m) => m.id), current.id);
   run.report.superseded++;
   run.report.memoryIds.push(current.id);
+  await withdrawStale(run, replaced, c.text);
+}
+
+/** The sessions that stated a replaced value stop quoting it ("I live in Prenzlauer Berg" after the move). */
+async function withdrawStale(run: WriteRun, replaced: readonly Memory[], current: string): Promise<void> {
+  for (const m of replaced) {
+    if (!m.source.threadId) continue;
+    await withdrawFromSessions(run.store, run.attribution.scope, staleTerms(m.text, current), { threadId: m.source.threadId });
+  }
 }
 
 function newMemory(run: WriteRun, c: MemoryCandidate, id: string, vector: number[]): NewMemory {

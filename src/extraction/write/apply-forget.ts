@@ -11,6 +11,7 @@ import { findMemoriesWithWords, findSlotMemories } from "./memory-lookups.js";
 import { profileFieldFor } from "./profile-fields.js";
 import { isSlotWideRequest, matchesForgetRequest } from "./statement-match.js";
 import { changeSourceOf, type WriteRun } from "./write-run.js";
+import { staleTerms, withdrawFromSessions } from "../../sessions/withdrawn-statements.js";
 
 export async function applyForget(run: WriteRun, c: MemoryCandidate): Promise<void> {
   const { report, targets, db } = run;
@@ -42,8 +43,11 @@ export async function applyForget(run: WriteRun, c: MemoryCandidate): Promise<vo
     if (matchesForgetRequest(m.text, c.text)) ids.add(m.id);
   }
 
+  // What the user withdrew leaves their past sessions too (the names and values it gives).
+  const withdrawn = staleTerms(c.text, "");
+  const sessionsChanged = withdrawn.length > 0 ? await withdrawFromSessions(run.store, scope, withdrawn, "all") : 0;
   if (ids.size === 0) {
-    if (!profileChanged) report.forgetUnmatched++;
+    if (!profileChanged && sessionsChanged === 0) report.forgetUnmatched++;
     return;
   }
   const list = [...ids];

@@ -24,7 +24,7 @@ export interface MemoryWriteOptions {
   policy?: Partial<WritePolicyConfig>;
   /** Subject → profile field mappings (default `DEFAULT_PROFILE_FIELDS`). */
   profileFields?: readonly ProfileFieldMapping[];
-  /** Clock for `expires_at` and last-seen times (tests). Default `() => new Date()`. */
+  /** Clock for `expires_at` and last-seen times (tests). Default the store's clock (`store.clock`). */
   now?: () => Date;
 }
 

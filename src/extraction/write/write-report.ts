@@ -23,6 +23,8 @@ export interface WriteReport {
   profileFieldsChanged: number;
   /** Procedure candidates proposed as rules (new proposals only). */
   rulesProposed: number;
+  /** Rules approved at once: standing instructions the user stated themselves (`writePolicy.approveStatedRules`). */
+  rulesApproved: number;
   /** "Forget everything" requests: recorded (and handed to the delete-all confirmation), never executed. */
   forgetAllRequested: number;
   /** Forget requests that matched nothing (nothing was deleted). */
@@ -48,6 +50,7 @@ export function emptyWriteReport(candidates = 0): WriteReport {
     deleted: 0,
     profileFieldsChanged: 0,
     rulesProposed: 0,
+    rulesApproved: 0,
     forgetAllRequested: 0,
     forgetUnmatched: 0,
     refused: 0,
