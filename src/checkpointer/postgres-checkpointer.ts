@@ -346,10 +346,10 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
         put.carried.map(([c]) => c), put.carried.map(([, v]) => v),
         ...sourceParams(planner),
       ];
-      let row = (await queryPrepared<StoreRow>(this.db, PUT_SQL, params)).rows[0];
+      let row = await this.storeStatement(threadId, PUT_SQL, params);
       // The parent does not hold an unchanged channel at the checkpoint's version (not LangGraph's
       // way, but a caller may skip checkpoints): take it from the nearest ancestor that does.
-      if (row.parent_ok && row.carry_ok === false) row = (await queryPrepared<StoreRow>(this.db, PUT_FROM_ANCESTORS_SQL, params)).rows[0];
+      if (row.parent_ok && row.carry_ok === false) row = await this.storeStatement(threadId, PUT_FROM_ANCESTORS_SQL, params);
       if (!row.parent_ok) {
         throw new MemoryError(
           ErrorCodes.CHECKPOINT_PARENT_MISSING,
@@ -385,8 +385,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
         JSON.stringify(planned),
         ...sourceParams(planner),
       ];
-      const { rows } = await queryPrepared<StoreRow>(this.db, PUT_WRITES_SQL, params);
-      const row = rows[0];
+      const row = await this.storeStatement(threadId, PUT_WRITES_SQL, params);
       if (row.ok) {
         if (planner.items.length > 0 && row.epoch !== null) {
           const t = this.learnNumbering(threadId, Number(row.epoch), planner);
@@ -403,6 +402,27 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     throw new MemoryError(ErrorCodes.DB_QUERY_FAILED, `thread ${threadId}: the writes of task ${w.taskId} could not be stored after ${MAX_ATTEMPTS} attempts; nothing was written`, {
       retryable: true,
     });
+  }
+
+  /**
+   * Run a storing statement. When it fails, its outcome is unknown — a connection lost between
+   * COMMIT and the reply leaves the rows stored — so this process forgets the thread's numbering
+   * (counter and reserved blocks): otherwise the next put would take item numbers from a block it
+   * believes unused and collide with the items the "failed" statement stored. The next statement
+   * learns the stored counter (a conflict, then a retry). The cached items stay true: stored items
+   * never change, and the failed statement's items were never added.
+   */
+  private async storeStatement(threadId: string, sql: string, params: readonly unknown[]): Promise<StoreRow> {
+    try {
+      return (await queryPrepared<StoreRow>(this.db, sql, params)).rows[0];
+    } catch (err) {
+      const thread = this.cache.get(threadId);
+      if (thread) {
+        thread.nextSeq = undefined;
+        thread.blocks = new Map();
+      }
+      throw err;
+    }
   }
 
   /**

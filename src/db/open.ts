@@ -58,10 +58,29 @@ export async function connectDatabase(url?: string, options: OpenDatabaseOptions
       release?.();
       throw new MemoryError(
         ErrorCodes.DB_OPEN_FAILED,
-        `cannot open the embedded database${target.dataDir ? ` in ${target.dataDir}` : ""}: ${(err as Error).message}; check the folder is writable, the disk has space and no other process uses it`,
+        `cannot open the embedded database${target.dataDir ? ` in ${target.dataDir}` : ""}: ${describeOpenError(err)}; check the folder is writable, the disk has space and no other process uses it`,
         { cause: err },
       );
     }
   }
   return db;
+}
+
+/** Emscripten's errno numbers (PGlite's file system errors carry only `errno`, no message). */
+const WASM_ERRNO: Record<number, string> = {
+  2: "permission denied (EACCES)",
+  19: "disk quota exceeded (EDQUOT)",
+  29: "input/output error (EIO)",
+  44: "no such file or directory (ENOENT)",
+  51: "no space left on device (ENOSPC)",
+  54: "not a directory (ENOTDIR)",
+  63: "operation not permitted (EPERM)",
+  69: "read-only file system (EROFS)",
+};
+
+function describeOpenError(err: unknown): string {
+  if (err instanceof Error && err.message) return err.message;
+  const errno = (err as { errno?: unknown } | null)?.errno;
+  if (typeof errno === "number") return WASM_ERRNO[errno] ?? `file system error (errno ${errno})`;
+  return String(err);
 }

@@ -82,6 +82,10 @@ export class PgDatabase implements Database {
     }
     const tx = clientQueryable(client, this.engine);
     let broken: Error | undefined;
+    // A checked-out client whose connection drops between statements emits 'error'; unhandled, that
+    // would crash the process (server restart mid-transaction). Record it and destroy the client.
+    const onError = (err: Error) => void (broken = err);
+    client.on("error", onError);
     try {
       await tx.query("BEGIN");
       if (options.scope) await applyScope(tx, options.scope);
@@ -97,7 +101,9 @@ export class PgDatabase implements Database {
       // Driver errors are already wrapped by `tx`; the caller's own errors pass through unchanged.
       throw err;
     } finally {
-      // A broken client is destroyed rather than returned to the pool.
+      // A broken client is destroyed rather than returned to the pool; it keeps the listener, as
+      // its socket may still report the disconnection after release.
+      if (!broken) client.removeListener("error", onError);
       client.release(broken);
     }
   }
@@ -114,12 +120,15 @@ export class PgDatabase implements Database {
       throw wrapDriverError(err, this.engine);
     }
     let broken: Error | undefined;
+    const onError = (err: Error) => void (broken = err);
+    client.on("error", onError);
     try {
       return await fn(clientQueryable(client, this.engine));
     } catch (err) {
       if (isUnavailable(err)) broken = err as Error;
       throw err;
     } finally {
+      if (!broken) client.removeListener("error", onError);
       client.release(broken);
     }
   }

@@ -17,6 +17,7 @@ import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
 import { normalize, validateVector, dimensionMismatch } from "../embeddings/vector.js";
 import { embedderIdOf } from "../embeddings/create-embeddings.js";
 import { compileItemFilter } from "./item-filter.js";
+import { isPlainObject } from "../profile/merge-patch.js";
 import { textsAtPath } from "./json-path-text.js";
 import { ensureEmbeddingSetting } from "./embedding-settings.js";
 import { vectorLiteral } from "./memory-row.js";
@@ -146,6 +147,7 @@ export class LangGraphStore extends BaseStore {
       else if ("namespace" in op) checkNamespace(op.namespace, "namespace", "value" in op && op.value === null ? true : !("value" in op));
       if ("key" in op && typeof op.key !== "string") throw invalidInput("key", "must be a string");
       if ("key" in op && op.key.includes("\0")) throw invalidInput("key", "must not contain NUL characters");
+      if ("value" in op && op.value !== null && !("namespacePrefix" in op)) itemJson(op.value);
     }
     const scope = { tenantId: this.tenantId };
     await this.db.transaction(async (tx) => {
@@ -208,7 +210,7 @@ export class LangGraphStore extends BaseStore {
       params.push(op.namespacePrefix);
       where += ` AND i.namespace[1:${op.namespacePrefix.length}] = $${params.length}::text[]`;
     }
-    where += ` AND ${compileItemFilter(op.filter, params, "i")}`;
+    where += ` AND ${filterSql(op.filter, params)}`;
     let scoreSql = "NULL::float8";
     if (op.query && this.embedFn) {
       const qv = await this.embedQueryText(op.query);
@@ -254,9 +256,7 @@ export class LangGraphStore extends BaseStore {
       await tx.query("DELETE FROM store_items WHERE tenant_id = $1 AND namespace = $2::text[] AND key = $3", [this.tenantId, op.namespace, op.key]);
       return;
     }
-    if (typeof op.value !== "object" || Array.isArray(op.value)) throw invalidInput("value", "must be an object (or null to delete)");
-    const json = JSON.stringify(op.value);
-    if (json.includes("\\u0000")) throw invalidInput("value", "must not contain NUL characters");
+    const json = itemJson(op.value);
     const ttl = op.ttl === undefined ? (this.defaultTtl ?? null) : op.ttl;
     await tx.query(
       `INSERT INTO store_items (tenant_id, namespace, key, value, ttl_minutes, expires_at)
@@ -310,6 +310,33 @@ export class LangGraphStore extends BaseStore {
     if (this.recorded) return;
     await ensureEmbeddingSetting(tx, this.vectorSet, { embedder: this.embedderId!, dims: this.dims! });
     this.recorded = true;
+  }
+}
+
+/**
+ * An item value as JSON text: a plain object (a Date, array or class instance would be stored as
+ * something else than what was put), that JSON can hold (no BigInt, not nested beyond the
+ * engine's stack) and without NUL characters (jsonb cannot hold them).
+ */
+function itemJson(value: unknown): string {
+  if (!isPlainObject(value)) throw invalidInput("value", "must be a plain object (or null to delete)");
+  let json: string;
+  try {
+    json = JSON.stringify(value);
+  } catch (err) {
+    throw invalidInput("value", `must be JSON-serialisable (${(err as Error).message})`);
+  }
+  if (json.includes("\\u0000")) throw invalidInput("value", "must not contain NUL characters");
+  return json;
+}
+
+/** The search filter as SQL; operands JSON cannot hold (a BigInt, a cycle) are INVALID_INPUT. */
+function filterSql(filter: unknown, params: unknown[]): string {
+  try {
+    return compileItemFilter(filter, params, "i");
+  } catch (err) {
+    if (err instanceof TypeError || err instanceof RangeError) throw invalidInput("filter", `must be JSON-serialisable (${err.message})`);
+    throw err;
   }
 }
 
