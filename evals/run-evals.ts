@@ -1,5 +1,6 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { Budgets } from "../src/config.js";
+import type { EvalConfigOverrides } from "./runner/run-scenario.js";
 import { ErrorCodes, MemoryError } from "../src/errors.js";
 import { chatModelFromSpec } from "../src/models/chat-model.js";
 import { defaultLocomoPath, runLocomo } from "../src/cli/bench/locomo.js";
@@ -31,6 +32,12 @@ export interface RunEvalsOptions {
   retention?: boolean;
   /** Section budgets (default the configuration's). */
   budgets?: Partial<Budgets>;
+  /**
+   * Configuration overrides for every scenario's memory (retrieval, write policy, retention), to
+   * compare a setting with the defaults, e.g. `{ retrieval: { standingKinds: ["fact"] } }`.
+   * Reported in `environment.config`; the CI gate runs the defaults.
+   */
+  config?: EvalConfigOverrides;
   /** Also run the LoCoMo retrieval benchmark: `true` for the default data path, or a path. */
   locomo?: boolean | string;
   /** Each scenario's row as it finishes (progress output). */
@@ -80,7 +87,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<EvalReport> {
   const runs = [];
   for (const pipeline of pipelines) {
     const p0 = performance.now();
-    const results = await runAll(scenarios, concurrency, (s) => runScenario(s, { template, model: pipeline.model, retention: options.retention, budgets: options.budgets }), options.onScenario);
+    const results = await runAll(scenarios, concurrency, (s) => runScenario(s, { template, model: pipeline.model, retention: options.retention, budgets: options.budgets, config: options.config }), options.onScenario);
     const metrics = computeMetrics(results);
     runs.push({
       pipeline: pipeline.label,
@@ -90,7 +97,13 @@ export async function runEvals(options: RunEvalsOptions): Promise<EvalReport> {
       ...metrics,
       gate: evaluateGate(metrics),
       results,
-      environment: { node: process.version, platform: `${process.platform}-${process.arch}`, embeddings: "local", engine: "pglite" },
+      environment: {
+        node: process.version,
+        platform: `${process.platform}-${process.arch}`,
+        embeddings: "local",
+        engine: "pglite",
+        ...(options.config ? { config: options.config } : {}),
+      },
     });
   }
 

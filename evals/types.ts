@@ -76,7 +76,7 @@ export interface ScenarioResult {
   summaries: number;
   sessions_indexed: number;
   writes: WriteTotals;
-  retention: { runs: number; expired: number; deactivated: number };
+  retention: { runs: number; expired: number; archived: number; deactivated: number };
   runtime_ms: number;
   probes: ProbeResult[];
   /** What memory held for each user at the end (only with `includeFinalState`): for debugging a scenario. */
@@ -164,5 +164,6 @@ export interface EvalReport extends EvalMetrics {
   locomo: LocomoSection | null;
   /** Further pipelines run beside the first (e.g. the offline baseline of an LLM run), each reported on its own. */
   other_runs: Array<Omit<EvalReport, "other_runs" | "locomo">>;
-  environment: { node: string; platform: string; embeddings: string; engine: string };
+  /** `config`: the overrides of a run that did not use the defaults (`RunEvalsOptions.config`). */
+  environment: { node: string; platform: string; embeddings: string; engine: string; config?: Record<string, unknown> };
 }

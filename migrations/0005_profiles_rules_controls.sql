@@ -132,28 +132,41 @@ CREATE TABLE retention_runs (
 );
 CREATE INDEX retention_runs_started_idx ON retention_runs (started_at);
 
--- Memory lifecycle: the retention sweep deactivates memories it judges noise (never used,
--- extracted episodes and inferred guesses) instead of deleting them: deactivated rows are never
--- retrieved but stay visible to the user, exported, and can be reactivated.
+-- Memory lifecycle. Two states the retention sweep (and the controls) set, both kept, listed and
+-- exported, neither ever deleting anything:
+-- * archived_at: set aside for not being used (extracted episodes and inferred memories idle for
+--   `retention.unusedDays`). Archived memories are still search candidates, but only pass a higher
+--   relevance floor (`retrieval.archivedRelevanceFloor`), so a strongly relevant one still comes
+--   back; being used again (`markUsed`) clears the mark.
+-- * deactivated_at: switched off (an inference whose confidence decayed below the minimum, or
+--   `update({ deactivated: true })`): never retrieved until reactivated.
 ALTER TABLE memories ADD COLUMN deactivated_at timestamptz;
+ALTER TABLE memories ADD COLUMN archived_at timestamptz;
 
 -- The sweep's candidate scans (cross-tenant, so they cannot lead with the scope).
 CREATE INDEX memories_episode_created_idx ON memories (created_at) WHERE kind = 'episode';
-CREATE INDEX memories_unused_idx ON memories (created_at) WHERE last_used_at IS NULL AND deactivated_at IS NULL;
+CREATE INDEX memories_unused_idx ON memories ((coalesce(last_used_at, created_at)))
+  WHERE archived_at IS NULL AND deactivated_at IS NULL AND superseded_by IS NULL;
 CREATE INDEX memories_inferred_idx ON memories (created_at) WHERE origin = 'inferred' AND deactivated_at IS NULL;
 
--- memory_search_candidates (0003) again, with one more condition on each branch: deactivated
--- memories are never candidates. Same signature and columns; only `AND m.deactivated_at IS NULL` is new.
-CREATE OR REPLACE FUNCTION memory_search_candidates(
+-- memory_search_candidates (0003) again, now aware of the lifecycle: deactivated memories are never
+-- candidates; archived ones are, flagged by the new `archived_at` column, and a row without a
+-- query word needs p_archived_min_vsim (the vector similarity that can reach the archived floor)
+-- instead of p_min_vsim. Expired and superseded memories stay out whatever their state. The
+-- signature and the columns change, so the 0003 function is dropped first (nothing calls it
+-- between the two migrations).
+DROP FUNCTION memory_search_candidates(text, text, boolean, boolean, text[], timestamptz, text, real[],
+  double precision, double precision, integer, double precision, double precision);
+CREATE FUNCTION memory_search_candidates(
   p_tenant text, p_user text, p_include_tenant boolean, p_include_global boolean, p_kinds text[],
   p_now timestamptz, p_query text, p_embedding real[], p_decay_days double precision,
   p_min_vsim double precision, p_vector_limit integer, p_vector_weight double precision,
-  p_recency_weight double precision
+  p_recency_weight double precision, p_archived_min_vsim double precision
 ) RETURNS TABLE (
   id uuid, scope text, tenant_id text, user_id text, kind text, text text, context text,
   source_thread_id text, source_message_id text, source_run_id text, origin text, confidence real,
   created_at timestamptz, updated_at timestamptz, last_used_at timestamptz, access_count integer,
-  expires_at timestamptz, superseded_by uuid, metadata jsonb,
+  expires_at timestamptz, superseded_by uuid, archived_at timestamptz, metadata jsonb,
   doc_len integer, vsim double precision, recency double precision, matched text,
   scope_count integer, scope_avgdl double precision
 ) LANGUAGE plpgsql STABLE AS $fn$
@@ -182,7 +195,7 @@ BEGIN
       AND (p_kinds IS NULL OR m.kind = ANY(p_kinds))
   ),
   scoped AS MATERIALIZED (
-    SELECT r.id, r.doc_len,
+    SELECT r.id, r.doc_len, r.archived_at IS NOT NULL AS archived,
            memory_vector_dot(r.embedding, q.vec) AS vsim,
            exp(-greatest(date_part('epoch', p_now - coalesce(r.last_used_at, r.created_at)), 0) / 86400.0 / p_decay_days) AS recency,
            -- ts_delete twice keeps only the query's lexemes.
@@ -197,13 +210,13 @@ BEGIN
     SELECT s.id, s.doc_len, s.vsim, s.recency, s.matched FROM scoped s WHERE s.matched IS NOT NULL
     UNION ALL
     (SELECT s.id, s.doc_len, s.vsim, s.recency, s.matched FROM scoped s
-     WHERE s.matched IS NULL AND s.vsim >= p_min_vsim
+     WHERE s.matched IS NULL AND s.vsim >= CASE WHEN s.archived THEN p_archived_min_vsim ELSE p_min_vsim END
      ORDER BY p_vector_weight * greatest(s.vsim, 0) + p_recency_weight * s.recency DESC, s.id
      LIMIT p_vector_limit)
   )
   SELECT m.id, m.scope, m.tenant_id, m.user_id, m.kind, m.text, m.context, m.source_thread_id,
          m.source_message_id, m.source_run_id, m.origin, m.confidence, m.created_at, m.updated_at,
-         m.last_used_at, m.access_count, m.expires_at, m.superseded_by, m.metadata,
+         m.last_used_at, m.access_count, m.expires_at, m.superseded_by, m.archived_at, m.metadata,
          c.doc_len, c.vsim, c.recency, c.matched, st.n, st.avgdl
   FROM chosen c JOIN memories m ON m.id = c.id CROSS JOIN stats st;
 END

@@ -26,27 +26,36 @@ $fn$;
 -- One row first, with the user's context: `opted_out`, `profile` (the document, or NULL: none or
 -- not asked for) and `rules` (a JSON array of {id, text, priority, scope, taskType}, highest
 -- priority first, or NULL when not asked for). Then, unless the user opted out or p_search is
--- false, the rows of memory_search_candidates (migrations 0003, 0006) with the same arguments; on
+-- false, the rows of memory_search_candidates (migration 0005, redefined below) with the same arguments; on
 -- those the three context columns are NULL. An opted-out user gets the first row only, with
--- nothing else read. All reads see one snapshot (a STABLE function runs in its caller's).
+-- nothing else read. All reads see one snapshot (a STABLE function runs in its caller's). The
+-- function scopes its reads to p_tenant / p_user itself unless the caller's transaction has a scope.
 CREATE FUNCTION memory_load_context(
   p_tenant text, p_user text,
   p_profile boolean, p_rules boolean, p_task_type text, p_rule_limit integer,
   p_search boolean, p_include_tenant boolean, p_include_global boolean, p_kinds text[],
   p_now timestamptz, p_query text, p_embedding real[], p_decay_days double precision,
   p_min_vsim double precision, p_vector_limit integer, p_vector_weight double precision,
-  p_recency_weight double precision
+  p_recency_weight double precision, p_archived_min_vsim double precision,
+  p_standing_kinds text[], p_standing_limit integer
 ) RETURNS TABLE (
   opted_out boolean, profile jsonb, rules jsonb,
   id uuid, scope text, tenant_id text, user_id text, kind text, text text, context text,
   source_thread_id text, source_message_id text, source_run_id text, origin text, confidence real,
   created_at timestamptz, updated_at timestamptz, last_used_at timestamptz, access_count integer,
-  expires_at timestamptz, superseded_by uuid, metadata jsonb,
+  expires_at timestamptz, superseded_by uuid, archived_at timestamptz, metadata jsonb,
   doc_len integer, vsim double precision, recency double precision, matched text,
   scope_count integer, scope_avgdl double precision
 ) LANGUAGE plpgsql STABLE AS $fn$
 #variable_conflict use_column
 BEGIN
+  -- The row-level security scope for the reads below when the caller set none (transaction-local,
+  -- as applyScope in src/db/scope-settings.ts sets it): called on its own, the statement is its own
+  -- transaction and needs no BEGIN / set_config / COMMIT round trips around it. A scope the caller
+  -- did set is kept: called in a transaction scoped to another user, the policies hide this user's rows.
+  IF coalesce(current_setting('langgraph_memory.tenant_id', true), '') = '' THEN
+    PERFORM set_config('langgraph_memory.tenant_id', p_tenant, true), set_config('langgraph_memory.user_id', coalesce(p_user, ''), true);
+  END IF;
   opted_out := coalesce((SELECT s.opted_out FROM memory_settings s WHERE s.tenant_id = p_tenant AND s.user_id = p_user), false);
   IF NOT opted_out THEN
     IF p_profile THEN
@@ -65,34 +74,52 @@ BEGIN
   RETURN QUERY
   SELECT NULL::boolean, NULL::jsonb, NULL::jsonb, c.*
   FROM memory_search_candidates(p_tenant, p_user, p_include_tenant, p_include_global, p_kinds, p_now, p_query,
-                                p_embedding, p_decay_days, p_min_vsim, p_vector_limit, p_vector_weight, p_recency_weight) c;
+                                p_embedding, p_decay_days, p_min_vsim, p_vector_limit, p_vector_weight, p_recency_weight,
+                                p_archived_min_vsim, p_standing_kinds, p_standing_limit) c;
 END
 $fn$;
 
--- memory_search_candidates (0003, 0006) again, same signature and columns, with two changes that
--- make a user's search cheaper without changing what it returns:
+-- memory_search_candidates (0005) again, same columns, with standing memories and two changes
+-- that make a user's search cheaper without changing what it returns otherwise:
+-- * standing memories: the p_standing_limit most recently used (or created) rows of
+--   p_standing_kinds (durable facts and preferences) are returned whatever their relevance, with
+--   their similarity, so the load node can inject them below the floor ("drives a Golf" for
+--   "which engine oil?"). Only those few rows get a vector similarity computed for it, not all of
+--   the scope's (computing it for every row cost ~4 ms at 200 memories on the response path);
 -- * each row's match with the query words is computed once (it was evaluated twice);
 -- * a row without a query word gets its vector similarity (and recency) only when such a row can
 --   pass the floor at all (p_min_vsim <= 1; the store passes infinity when only an exact copy of
 --   the query vector could, see MemoryStore.candidateParams). Converting each stored real[] to a
 --   vector was a third of the statement's time at 200 memories (docs/benchmarks.md, "Memory
 --   overhead"). Such rows were never returned in that case, so the result is the same.
-CREATE OR REPLACE FUNCTION memory_search_candidates(
+--   An archived row without a query word is judged against p_archived_min_vsim the same way.
+DROP FUNCTION memory_search_candidates(text, text, boolean, boolean, text[], timestamptz, text, real[],
+  double precision, double precision, integer, double precision, double precision, double precision);
+CREATE FUNCTION memory_search_candidates(
   p_tenant text, p_user text, p_include_tenant boolean, p_include_global boolean, p_kinds text[],
   p_now timestamptz, p_query text, p_embedding real[], p_decay_days double precision,
   p_min_vsim double precision, p_vector_limit integer, p_vector_weight double precision,
-  p_recency_weight double precision
+  p_recency_weight double precision, p_archived_min_vsim double precision,
+  p_standing_kinds text[], p_standing_limit integer
 ) RETURNS TABLE (
   id uuid, scope text, tenant_id text, user_id text, kind text, text text, context text,
   source_thread_id text, source_message_id text, source_run_id text, origin text, confidence real,
   created_at timestamptz, updated_at timestamptz, last_used_at timestamptz, access_count integer,
-  expires_at timestamptz, superseded_by uuid, metadata jsonb,
+  expires_at timestamptz, superseded_by uuid, archived_at timestamptz, metadata jsonb,
   doc_len integer, vsim double precision, recency double precision, matched text,
   scope_count integer, scope_avgdl double precision
-) LANGUAGE plpgsql STABLE AS $fn$
+) LANGUAGE plpgsql STABLE
+-- One plan for every call (parameters as parameters): Postgres otherwise keeps re-planning this
+-- statement per call (custom plans look cheaper to it than the generic one), which cost more than
+-- running it on a user's few hundred rows. The generic plan is the same index scan of the scope.
+SET plan_cache_mode = force_generic_plan
+AS $fn$
 #variable_conflict use_column
 BEGIN
   RETURN QUERY
+  -- The query's vector, lexemes and any-word tsquery, computed once and read by the rows below as
+  -- uncorrelated subqueries (init plans: values), not joined: a join rescanned q's one row, vector
+  -- included, for every memory row (a fifth of the statement at 200 memories).
   WITH q AS MATERIALIZED (
     SELECT memory_query_vector(p_embedding) AS vec,
            tsvector_to_array(to_tsvector('english', p_query)) AS lexemes,
@@ -115,20 +142,26 @@ BEGIN
       AND (p_kinds IS NULL OR m.kind = ANY(p_kinds))
   ),
   -- OFFSET 0 keeps this a subquery, so `hit` is evaluated once per row (not inlined twice below).
+  -- `standing`: among the newest p_standing_limit rows (by last use or creation) of a standing kind
+  -- that are not archived.
   tested AS (
-    SELECT r.id, r.doc_len, r.embedding, r.fts, r.last_used_at, r.created_at,
-           (q.any_query IS NOT NULL AND r.fts @@ q.any_query) AS hit
-    FROM rows_in_scope r CROSS JOIN q
+    SELECT r.id, r.doc_len, r.embedding, r.fts, r.last_used_at, r.created_at, r.archived_at IS NOT NULL AS archived,
+           ((SELECT q.any_query FROM q) IS NOT NULL AND r.fts @@ (SELECT q.any_query FROM q)) AS hit,
+           (coalesce(r.kind = ANY(p_standing_kinds), false) AND r.archived_at IS NULL AND p_standing_limit > 0
+            AND row_number() OVER (PARTITION BY coalesce(r.kind = ANY(p_standing_kinds), false) AND r.archived_at IS NULL
+                                   ORDER BY coalesce(r.last_used_at, r.created_at) DESC, r.id) <= p_standing_limit) AS standing
+    FROM rows_in_scope r
     OFFSET 0
   ),
   scoped AS MATERIALIZED (
-    SELECT t.id, t.doc_len,
-           CASE WHEN t.hit OR p_min_vsim <= 1 THEN memory_vector_dot(t.embedding, q.vec) END AS vsim,
-           CASE WHEN t.hit OR p_min_vsim <= 1
+    SELECT t.id, t.doc_len, t.archived, t.standing,
+           CASE WHEN t.hit OR t.standing OR (CASE WHEN t.archived THEN p_archived_min_vsim ELSE p_min_vsim END) <= 1
+                THEN memory_vector_dot(t.embedding, (SELECT q.vec FROM q)) END AS vsim,
+           CASE WHEN t.hit OR t.standing OR (CASE WHEN t.archived THEN p_archived_min_vsim ELSE p_min_vsim END) <= 1
                 THEN exp(-greatest(date_part('epoch', p_now - coalesce(t.last_used_at, t.created_at)), 0) / 86400.0 / p_decay_days) END AS recency,
            -- ts_delete twice keeps only the query's lexemes.
-           CASE WHEN t.hit THEN ts_delete(t.fts, tsvector_to_array(ts_delete(t.fts, q.lexemes)))::text END AS matched
-    FROM tested t CROSS JOIN q
+           CASE WHEN t.hit THEN ts_delete(t.fts, tsvector_to_array(ts_delete(t.fts, (SELECT q.lexemes FROM q))))::text END AS matched
+    FROM tested t
   ),
   stats AS MATERIALIZED (
     SELECT count(*)::integer AS n, coalesce(avg(s.doc_len), 1)::double precision AS avgdl FROM scoped s
@@ -137,13 +170,16 @@ BEGIN
     SELECT s.id, s.doc_len, s.vsim, s.recency, s.matched FROM scoped s WHERE s.matched IS NOT NULL
     UNION ALL
     (SELECT s.id, s.doc_len, s.vsim, s.recency, s.matched FROM scoped s
-     WHERE s.matched IS NULL AND s.vsim >= p_min_vsim
+     WHERE s.matched IS NULL AND s.vsim >= CASE WHEN s.archived THEN p_archived_min_vsim ELSE p_min_vsim END
      ORDER BY p_vector_weight * greatest(s.vsim, 0) + p_recency_weight * s.recency DESC, s.id
      LIMIT p_vector_limit)
+    -- UNION: a standing row chosen above already comes back once.
+    UNION
+    SELECT s.id, s.doc_len, s.vsim, s.recency, s.matched FROM scoped s WHERE s.standing
   )
   SELECT m.id, m.scope, m.tenant_id, m.user_id, m.kind, m.text, m.context, m.source_thread_id,
          m.source_message_id, m.source_run_id, m.origin, m.confidence, m.created_at, m.updated_at,
-         m.last_used_at, m.access_count, m.expires_at, m.superseded_by, m.metadata,
+         m.last_used_at, m.access_count, m.expires_at, m.superseded_by, m.archived_at, m.metadata,
          c.doc_len, c.vsim, c.recency, c.matched, st.n, st.avgdl
   FROM chosen c JOIN memories m ON m.id = c.id CROSS JOIN stats st;
 END

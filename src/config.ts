@@ -22,16 +22,25 @@ export const RetrievalSchema = z.object({
   recencyWeight: z.number().min(0).max(1).default(0.2),
   /** Recency = exp(-age / recencyDecayDays), age from last use or creation. */
   recencyDecayDays: z.number().positive().default(30),
-  /** Candidates whose relevance falls below this are never injected (except `standingKinds` in the load node). */
+  /** Candidates whose relevance falls below this are never injected (except standing memories, `standingKinds`, in the load node). */
   relevanceFloor: z.number().min(0).max(1).default(0.3),
+  /**
+   * The relevance an archived memory needs (one the retention sweep set aside for going unused,
+   * `retention.unusedDays`): only a strongly relevant one comes back, and using it un-archives it.
+   * Never below `relevanceFloor` (the higher of the two applies).
+   */
+  archivedRelevanceFloor: z.number().min(0).max(1).default(0.5),
   /**
    * Kinds the load-memory node injects even below the relevance floor: a user's own durable facts
    * and preferences are context for any question ("Help me price a contract" needs "is a freelance
    * translator", though no word matches). They rank after the memories that match (same score:
-   * similarity, then recency) and stay within topK and the memories budget. `[]`: the floor for
-   * every kind.
+   * similarity, then recency) and stay within topK and the memories budget. Only the
+   * `standingLimit` most recently used (or created) of them are candidates this way, so the search
+   * computes no vector similarity for the rest of the user's rows. `[]`: the floor for every kind.
    */
   standingKinds: z.array(z.enum(["preference", "fact", "entity", "episode", "procedure", "knowledge"])).default(["fact", "preference"]),
+  /** How many standing memories (newest by last use or creation) a turn may inject below the floor. */
+  standingLimit: z.number().int().min(0).max(1000).default(8),
   /**
    * Share of full-text (BM25) relevance in the hybrid similarity; the rest is vector cosine.
    * Unset → 0.7 with the offline hashing embedder (lexical carries it), 0.3 with a neural one.
@@ -66,14 +75,17 @@ export const WritePolicySchema = z.object({
    * effect next turn. Rules inferred from anything else stay `proposed` for review. False: every
    * rule waits for review.
    */
-  approveStatedRules: z.boolean().default(true),
+  approveStatedRules: z.boolean().default(false),
 });
 
 /**
  * The retention sweep (src/retention, docs/operations.md). Episode TTL is `writePolicy.episodeTtlDays`.
  */
 export const RetentionSchema = z.object({
-  /** Extracted episodes and inferred memories never used this many days after creation are deactivated. */
+  /**
+   * Extracted episodes and inferred memories not used for this many days (since last use, or
+   * creation) are archived: retrieved only above `retrieval.archivedRelevanceFloor`, back once used.
+   */
   unusedDays: z.number().positive().default(30),
   /** Inferred memories unused for longer than this start losing confidence. */
   decayAfterDays: z.number().nonnegative().default(30),

@@ -25,7 +25,7 @@ export interface CreateMemoryOptions extends Omit<ConfigInput, "model" | "embedd
   model?: BaseChatModel | string | null;
   /** Embeddings: an instance or `local` / `openai:<model>`; default `EMBEDDINGS` or `local`. */
   embeddings?: Embeddings | string;
-  /** The app's profile schema (default: name, timezone, units, language, plan, notes). */
+  /** The app's profile schema (default: name, timezone, units, language, location, occupation, employer, plan, notes). */
   profile?: ProfileSchemaDefinition;
   checkpointer?: PostgresCheckpointerOptions;
   /** Tenant of the LangGraph `BaseStore` door (`langgraphStore`); default "default". */

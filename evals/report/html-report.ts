@@ -96,7 +96,7 @@ function scenarioBlock(s: ScenarioResult, open: boolean): string {
     s.error ? `<p class="error">Error: ${esc(s.error)}</p>` : "",
     s.warnings.length ? `<p class="warn">Recovered errors: ${s.warnings.map(esc).join("; ")}</p>` : "",
   ].join("");
-  const facts = `<p class="muted small">writes: ${s.writes.added} added, ${s.writes.superseded} superseded, ${s.writes.deduped} deduped, ${s.writes.deleted} deleted, ${s.writes.refused} refused, ${s.writes.profile_fields_changed} profile fields, ${s.writes.rules_proposed} rules · ${s.summaries} rolling summaries, ${s.sessions_indexed} sessions indexed · retention ran ${s.retention.runs}× (${s.retention.expired} expired, ${s.retention.deactivated} deactivated) · largest prompt ${s.max_prompt_tokens}/${s.prompt_limit}</p>`;
+  const facts = `<p class="muted small">writes: ${s.writes.added} added, ${s.writes.superseded} superseded, ${s.writes.deduped} deduped, ${s.writes.deleted} deleted, ${s.writes.refused} refused, ${s.writes.profile_fields_changed} profile fields, ${s.writes.rules_proposed} rules · ${s.summaries} rolling summaries, ${s.sessions_indexed} sessions indexed · retention ran ${s.retention.runs}× (${s.retention.expired} expired, ${s.retention.archived} archived, ${s.retention.deactivated} deactivated) · largest prompt ${s.max_prompt_tokens}/${s.prompt_limit}</p>`;
   return `<details id="${anchor(s.id)}" class="scenario"${open ? " open" : ""}><summary>${head}</summary><p>${esc(s.description)}</p>${problems}${facts}${probes}</details>`;
 }
 

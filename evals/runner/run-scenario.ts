@@ -1,6 +1,6 @@
 import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import type { Budgets } from "../../src/config.js";
+import type { Budgets, ConfigInput } from "../../src/config.js";
 import { memoryContext, type MemoryPromptState } from "../../src/graph/memory-prompt.js";
 import { memoryWorker } from "../../src/graph/memory-worker.js";
 import { createMemoryTurnSteps, type MemoryTurnEvent } from "../../src/graph/turn-steps.js";
@@ -17,6 +17,9 @@ import { forgetMatching } from "./forget-matching.js";
 import { SCENARIO_TOOL_NAME, createScenarioAgent } from "./scenario-agent.js";
 import { ScenarioClock } from "./scenario-clock.js";
 
+/** Configuration a run may override (the rest is the scenario's: database, clock, model, embeddings). */
+export type EvalConfigOverrides = Pick<ConfigInput, "retrieval" | "writePolicy" | "retention">;
+
 /** How one scenario is run. */
 export interface ScenarioRunOptions {
   template: DatabaseTemplate;
@@ -30,6 +33,8 @@ export interface ScenarioRunOptions {
   maxContextChars?: number;
   /** Add what memory holds for each user at the end (`final_state`). */
   includeFinalState?: boolean;
+  /** Configuration overrides (default none: the product's defaults). */
+  config?: EvalConfigOverrides;
 }
 
 /** A step of a scenario in the order it runs: a session, or a probe after its session. */
@@ -55,7 +60,7 @@ export async function runScenario(scenario: LoadedScenario | Scenario, options: 
   let memory: LangGraphMemory | undefined;
   let run: ScenarioRun | undefined;
   try {
-    memory = await createMemory({ db, clock, model: options.model, embeddings: "local", budgets: options.budgets });
+    memory = await createMemory({ ...options.config, db, clock, model: options.model, embeddings: "local", budgets: options.budgets });
     run = new ScenarioRun(memory, clock, scenario, result, options);
     await run.play();
     if (options.includeFinalState) result.final_state = await finalState(memory, scenario);
@@ -119,7 +124,7 @@ class ScenarioRun {
   async play(): Promise<void> {
     const steps = stepsOf(this.scenario);
     for (const [i, step] of steps.entries()) {
-      // The sweep deletes and deactivates for good: it runs only at a clock no later step goes back before.
+      // The sweep deletes and archives for good: it runs only at a clock no later step goes back before.
       const sweep = (this.options.retention ?? true) && steps.slice(i + 1).every((later) => later.at >= step.at);
       if (step.kind === "session") await this.session(step.index, sweep);
       else await this.probe(step.index, sweep);
@@ -214,7 +219,8 @@ class ScenarioRun {
     const summary = await this.memory.retention.run();
     this.result.retention.runs++;
     this.result.retention.expired += summary.expired;
-    this.result.retention.deactivated += summary.deactivatedUnused + summary.deactivatedLowConfidence;
+    this.result.retention.archived += summary.archivedUnused;
+    this.result.retention.deactivated += summary.deactivatedLowConfidence;
   }
 
   private onEvent(e: MemoryTurnEvent): void {
@@ -307,7 +313,7 @@ function emptyResult(s: Scenario | LoadedScenario): ScenarioResult {
     summaries: 0,
     sessions_indexed: 0,
     writes: { added: 0, deduped: 0, superseded: 0, deleted: 0, refused: 0, profile_fields_changed: 0, rules_proposed: 0, forget_unmatched: 0 } satisfies WriteTotals,
-    retention: { runs: 0, expired: 0, deactivated: 0 },
+    retention: { runs: 0, expired: 0, archived: 0, deactivated: 0 },
     runtime_ms: 0,
     probes: [],
   };

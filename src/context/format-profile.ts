@@ -16,8 +16,21 @@ export interface FormatProfileOptions {
 }
 
 /**
+ * How a stored value reads in the prompt when the bare value hides what it implies: `units:
+ * metric` says nothing about temperatures, so the units the model should use are spelt out.
+ */
+const DISPLAY_VALUES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  units: { metric: "metric (km, kg, °C)", imperial: "imperial (miles, lb, °F)" },
+};
+
+/** The value as rendered: a known setting with its meaning spelt out, anything else as stored. */
+export function displayValue(field: string, value: unknown): unknown {
+  return typeof value === "string" ? (DISPLAY_VALUES[field]?.[value] ?? value) : value;
+}
+
+/**
  * Render a profile document as `- key: value` lines, values JSON-quoted so text inside a profile
- * reads as data. Within `maxTokens`, whole fields are kept in priority order (document order
+ * reads as data (settings with their meaning: `- units: "metric (km, kg, °C)"`). Within `maxTokens`, whole fields are kept in priority order (document order
  * without `priorities`) and a field that does not fit is left out entirely — never cut mid-value;
  * a field is only ever dropped when it does not fit beside every more important field. Empty
  * values are skipped. `included`/`dropped` index into the rendered order (see {@link fitProfile}
@@ -43,7 +56,7 @@ export function formatProfile(profile: ProfileDocument | null | undefined, optio
 export function fitProfile(profile: ProfileDocument | null | undefined, options: FormatProfileOptions = {}): { profile: ProfileDocument | null; section: FormattedSection } {
   if (!profile) return { profile: null, section: emptySection() };
   const entries = orderFields(profile, options.priorities).filter(([, value]) => !isEmptyValue(value));
-  const lines = entries.map(([key, value]) => `- ${key}: ${JSON.stringify(value)}`);
+  const lines = entries.map(([key, value]) => `- ${key}: ${JSON.stringify(displayValue(key, value))}`);
   const encoding = options.encoding ?? "o200k_base";
   const max = options.maxTokens ?? Number.POSITIVE_INFINITY;
   // A profile has a handful of fields: count every candidate exactly (an estimate would drop a

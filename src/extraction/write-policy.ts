@@ -1,5 +1,6 @@
 import { WritePolicySchema, type WritePolicyConfig } from "../config.js";
 import { invalidInput } from "../errors.js";
+import { isWellFormedText } from "../store/well-formed-text.js";
 import { TRUSTED_SOURCES, type CandidateAction, type CandidateKind, type ExtractionSource, type ExtractorName, type MemoryCandidate } from "./candidate.js";
 import { isSpecialCategory, type SensitiveCategory, type SensitiveFinding } from "./sensitive/categories.js";
 import { blockingFindings, detectSensitive, primaryCategory } from "./sensitive/detect-sensitive.js";
@@ -111,7 +112,8 @@ export function applyWritePolicy(candidates: readonly MemoryCandidate[], options
     });
 
   candidates.forEach((c, index) => {
-    if (!c || typeof c.text !== "string" || c.text.trim() === "" || typeof c.confidence !== "number" || !Number.isFinite(c.confidence)) {
+    // A text with half a surrogate pair cannot be stored as written (the store refuses it): invalid, not a failed job.
+    if (!c || typeof c.text !== "string" || c.text.trim() === "" || !isWellFormedText(c.text) || typeof c.confidence !== "number" || !Number.isFinite(c.confidence)) {
       return reject(index, c, "invalid");
     }
     if (c.text.length > config.maxTextChars) return reject(index, c, "too_long");

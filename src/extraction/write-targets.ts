@@ -28,19 +28,29 @@ export interface ProfileTarget {
   applyPatch(scope: UserScope, patch: Record<string, unknown>, source: ChangeSource): Promise<void>;
   /** The profile fields extraction may write, e.g. `["name", "timezone", "units", …]`. */
   readonly fields: readonly string[];
+  /**
+   * The user's profile document (null: none). Optional: with it, a statement that a field's value
+   * is no longer true ("I don't work at Acme any more") removes the field.
+   */
+  getDocument?(scope: UserScope): Promise<Record<string, unknown> | null>;
 }
 
 /**
- * Procedural rules: extraction proposes; a human (or the app) approves — except a standing
- * instruction the user stated in their own words, which the write path approves with the user as
- * reviewer when the target can (`approve`) and `writePolicy.approveStatedRules` is on.
+ * Procedural rules: extraction proposes; a human (or the app) approves. A standing instruction the
+ * user stated in their own words is approved at once, with the user as reviewer, only when the
+ * target can (`approve`) and `writePolicy.approveStatedRules` is on (off by default); otherwise
+ * the write path also keeps it as a preference memory carrying `metadata.ruleId` (a stand-in the
+ * rule store deletes once the rule is reviewed), so the stated preference reaches prompts meanwhile.
  */
 export interface RuleTarget {
-  /** Propose a user-scoped rule in `proposed` state; an identical active/proposed rule is not duplicated. */
+  /**
+   * Propose a user-scoped rule in `proposed` state; an identical approved or proposed rule is not
+   * duplicated (`created: false`, with its `state` when the target knows it).
+   */
   propose(
     scope: UserScope,
     rule: { text: string; taskType?: string | null; source: "learned" | "feedback"; origin: ChangeSource },
-  ): Promise<{ id: string; created: boolean }>;
+  ): Promise<{ id: string; created: boolean; state?: "proposed" | "approved" | "revoked" }>;
   /** Approve one of the user's rules (idempotent); optional — without it every rule waits for review. */
   approve?(scope: UserScope, id: string, options: { reviewer?: string | null }): Promise<unknown>;
 }

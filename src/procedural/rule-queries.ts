@@ -132,3 +132,19 @@ function toDate(v: Date | string | null): Date | null {
   if (v === null || v === undefined) return null;
   return v instanceof Date ? v : new Date(v);
 }
+
+/**
+ * Delete the memories that stood in for one of a user's rules while it awaited review: the write
+ * path stores a stated standing instruction both as a proposed rule and as a preference memory
+ * carrying `metadata.ruleId`, so the preference reaches prompts before anyone reviews the rule.
+ * Once the rule is reviewed (approved: the rule carries it; revoked: the reviewer said no) or
+ * deleted, the stand-in goes, so the preference is never rendered twice nor outlives its rule.
+ * $1 tenant, $2 user, $3 rule id. → n
+ */
+export const DELETE_RULE_STAND_INS_SQL = `
+WITH d AS (
+  DELETE FROM memories m
+  WHERE m.scope = 'user' AND m.tenant_id = $1 AND m.user_id = $2 AND m.metadata->>'ruleId' = $3::text
+  RETURNING 1
+)
+SELECT count(*)::int AS n FROM d`;

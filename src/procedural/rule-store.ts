@@ -11,6 +11,7 @@ import { checkChangeSource } from "../profile/profile-store.js";
 import { isPlainObject } from "../profile/merge-patch.js";
 import {
   ACTIVE_RULES_SQL,
+  DELETE_RULE_STAND_INS_SQL,
   FIND_OPEN_RULE_SQL,
   INSERT_RULE_SQL,
   RULE_COLUMNS,
@@ -86,14 +87,14 @@ export class RuleStore implements RuleTarget {
 
   /**
    * Propose a user-scoped rule in `proposed` state (the extraction write path). An identical
-   * proposed or approved rule of the user is not duplicated: its id comes back with
+   * proposed or approved rule of the user is not duplicated: its id and state come back with
    * `created: false`. A revoked identical rule does not block a new proposal (a human reviews it
    * again). {@link RuleTarget} method.
    */
   async propose(
     scope: UserScope,
     rule: { text: string; taskType?: string | null; source: "learned" | "feedback"; origin: ChangeSource },
-  ): Promise<{ id: string; created: boolean }> {
+  ): Promise<{ id: string; created: boolean; state: ReviewState }> {
     const s = resolveUserScope(scope);
     if (!rule || typeof rule !== "object") throw invalidInput("rule", "must be an object with text, source and origin");
     if (rule.source !== "learned" && rule.source !== "feedback") throw invalidInput("rule.source", 'must be "learned" or "feedback"');
@@ -102,19 +103,26 @@ export class RuleStore implements RuleTarget {
     return this.db.transaction(async (tx) => {
       await assertNotOptedOut(tx, s);
       const created = await insertRule(tx, o, checked);
-      if (created) return { id: created.id, created: true };
+      if (created) return { id: created.id, created: true, state: created.state };
       const existing = (await tx.query<RuleRow>(FIND_OPEN_RULE_SQL, ["user", s.tenantId, s.userId, checked.taskType, checked.text])).rows[0];
       if (!existing) throw new MemoryError(ErrorCodes.DB_QUERY_FAILED, "rule proposal conflicted but no open rule was found; retry", { retryable: true });
-      return { id: existing.id, created: false };
+      return { id: existing.id, created: false, state: existing.review_state };
     }, { scope: s });
   }
 
-  /** Approve a proposed (or previously revoked) rule: it reaches the prompt from the next turn. */
+  /**
+   * Approve a proposed (or previously revoked) rule: it reaches the prompt from the next turn. A
+   * user rule's stand-in preference memory (written beside a stated rule awaiting review) is
+   * deleted in the same transaction, so the preference is not rendered twice.
+   */
   async approve(owner: RuleOwner, id: string, options: { reviewer?: string | null } = {}): Promise<ProceduralRule> {
     return this.transition(owner, id, "approved", options.reviewer ?? null);
   }
 
-  /** Revoke a rule: it no longer reaches the prompt, from the next turn on. Allowed while opted out. */
+  /**
+   * Revoke a rule: it no longer reaches the prompt, from the next turn on — nor does its stand-in
+   * preference memory, deleted in the same transaction. Allowed while opted out.
+   */
   async revoke(owner: RuleOwner, id: string, options: { reviewer?: string | null } = {}): Promise<ProceduralRule> {
     return this.transition(owner, id, "revoked", options.reviewer ?? null);
   }
@@ -206,7 +214,10 @@ export class RuleStore implements RuleTarget {
     }, { scope: s });
   }
 
-  /** Delete one rule of this owner (allowed while opted out). NOT_FOUND for an id the owner does not have. Audited. */
+  /**
+   * Delete one rule of this owner, and the stand-in preference memory of a user rule (allowed while
+   * opted out). NOT_FOUND for an id the owner does not have. Audited.
+   */
   async delete(owner: RuleOwner, id: string, audit: DeletionContext = {}): Promise<void> {
     const o = resolveOwner(owner);
     checkRuleId(id);
@@ -217,6 +228,7 @@ export class RuleStore implements RuleTarget {
       const { rowCount } = await tx.query(`DELETE FROM procedural_rules r WHERE ${where} AND r.id = $${params.length}::uuid`, params);
       if (rowCount === 0) throw ruleNotFound(id);
       await recordDeletion(tx, { tenantId: o.tenantId, userId: o.userId }, "rule", rowCount, { via: "rules.delete", ...audit });
+      if (o.level === "user") await deleteStandIns(tx, userOf(o), id, { via: "rules.delete", ...audit });
     }, { scope: dbScopeOfOwner(o) });
   }
 
@@ -267,17 +279,35 @@ export class RuleStore implements RuleTarget {
   private async transition(owner: RuleOwner, id: string, to: "approved" | "revoked", reviewer: string | null): Promise<ProceduralRule> {
     const label = checkOptionalLabel(reviewer, "reviewer");
     const from = to === "approved" ? ["proposed", "revoked"] : ["proposed", "approved"];
-    return this.change(owner, id, to === "approved", (params) => {
-      params.push(to, label, from);
-      const n = params.length;
-      // A rule already in the target state keeps its review time: the call is idempotent.
-      return `review_state = $${n - 2}, reviewed_by = CASE WHEN r.review_state = ANY($${n}::text[]) THEN $${n - 1}::text ELSE r.reviewed_by END,
+    return this.change(
+      owner,
+      id,
+      to === "approved",
+      (params) => {
+        params.push(to, label, from);
+        const n = params.length;
+        // A rule already in the target state keeps its review time: the call is idempotent.
+        return `review_state = $${n - 2}, reviewed_by = CASE WHEN r.review_state = ANY($${n}::text[]) THEN $${n - 1}::text ELSE r.reviewed_by END,
         reviewed_at = CASE WHEN r.review_state = ANY($${n}::text[]) THEN now() ELSE r.reviewed_at END`;
-    });
+      },
+      // Reviewed: the stand-in preference of a user rule has done its job (see deleteStandIns).
+      async (tx, rule) => {
+        if (rule.scope === "user") await deleteStandIns(tx, { tenantId: rule.tenantId!, userId: rule.userId! }, rule.id, { via: `rules.${to === "approved" ? "approve" : "revoke"}`, actor: label });
+      },
+    );
   }
 
-  /** UPDATE one rule of exactly this owner; NOT_FOUND outside it. `gated`: refused while the owner (a user) is opted out. */
-  private async change(owner: RuleOwner, id: string, gated: boolean, sets: (params: unknown[]) => string): Promise<ProceduralRule> {
+  /**
+   * UPDATE one rule of exactly this owner; NOT_FOUND outside it. `gated`: refused while the owner
+   * (a user) is opted out. `after` runs in the same transaction with the updated rule.
+   */
+  private async change(
+    owner: RuleOwner,
+    id: string,
+    gated: boolean,
+    sets: (params: unknown[]) => string,
+    after?: (tx: Queryable, rule: ProceduralRule) => Promise<void>,
+  ): Promise<ProceduralRule> {
     const o = resolveOwner(owner);
     checkRuleId(id);
     return this.db.transaction(async (tx) => {
@@ -292,7 +322,9 @@ export class RuleStore implements RuleTarget {
           params,
         );
         if (!rows[0]) throw ruleNotFound(id);
-        return ruleFromRow(rows[0]);
+        const rule = ruleFromRow(rows[0]);
+        if (after) await after(tx, rule);
+        return rule;
       } catch (err) {
         if (sqlStateOf(err) === SqlState.UNIQUE_VIOLATION) {
           throw invalidInput("rule", `an identical proposed or approved rule already exists for this owner; revoke or delete it first`);
@@ -301,6 +333,17 @@ export class RuleStore implements RuleTarget {
       }
     }, { scope: dbScopeOfOwner(o) });
   }
+}
+
+/**
+ * Delete a user rule's stand-in preference memories (`metadata.ruleId`, written by the extraction
+ * write path beside a stated rule awaiting review), audited without content. Returns the count.
+ */
+async function deleteStandIns(tx: Queryable, s: UserScope, ruleId: string, audit: DeletionContext & { via: string }): Promise<number> {
+  const { rows } = await tx.query<{ n: number }>(DELETE_RULE_STAND_INS_SQL, [s.tenantId, s.userId, ruleId]);
+  const n = Number(rows[0]?.n ?? 0);
+  if (n > 0) await recordDeletion(tx, s, "memory", n, audit);
+  return n;
 }
 
 interface CheckedRule {

@@ -21,7 +21,10 @@ export function isLanguageTag(tag: string): boolean {
 }
 
 /**
- * The default profile: stable facts worth having in every prompt. Unknown fields are refused
+ * The default profile: stable facts worth having in every prompt — who the user is (name,
+ * occupation, employer, home city), how to talk to them (language, timezone, units) and their
+ * plan. The profile is always injected, so these reach every answer without a search; facts that
+ * matter only sometimes stay memories and are retrieved when relevant. Unknown fields are refused
  * (strict), so a typo never becomes a new field. Free-form text belongs in `notes`.
  */
 export const DefaultProfileSchema = z.strictObject({
@@ -29,16 +32,22 @@ export const DefaultProfileSchema = z.strictObject({
   timezone: z.string().refine(isTimeZone, "must be an IANA time zone such as Europe/Paris").optional(),
   units: z.enum(["metric", "imperial"]).optional(),
   language: z.string().refine(isLanguageTag, "must be a BCP 47 language tag such as en or pt-BR").optional(),
+  /** Home city (or region): where the user lives now. */
+  location: z.string().trim().min(1).max(200).optional(),
+  /** What the user does: job title or role, with a short detail ("paediatric nurse (mostly night shifts)"). */
+  occupation: z.string().trim().min(1).max(300).optional(),
+  /** Who the user works for ("Stripe", "self-employed"). */
+  employer: z.string().trim().min(1).max(200).optional(),
   plan: z.string().trim().min(1).max(100).optional(),
   notes: z.string().max(2000).optional(),
 });
 
 /**
  * Most important first. When a profile does not fit `budgets.profile`, fields are dropped from the
- * end: free-form notes go first (longest, least structured), then the plan, units, timezone and
- * language; the name goes last (every reply may address the user).
+ * end: free-form notes go first (longest, least structured), then the plan, employer, occupation,
+ * home city, units, timezone and language; the name goes last (every reply may address the user).
  */
-export const DEFAULT_PROFILE_PRIORITIES = ["name", "language", "timezone", "units", "plan", "notes"] as const;
+export const DEFAULT_PROFILE_PRIORITIES = ["name", "language", "timezone", "units", "location", "occupation", "employer", "plan", "notes"] as const;
 
 /** An app's profile: a zod object schema plus the order in which fields may be dropped. */
 export interface ProfileSchemaDefinition {

@@ -78,7 +78,7 @@ export interface ExportedProfileChange {
 }
 
 export interface ProfileStoreOptions {
-  /** The app's profile schema and field priorities (default: name, timezone, units, language, plan, notes). */
+  /** The app's profile schema and field priorities (default: name, timezone, units, language, location, occupation, employer, plan, notes). */
   profile?: ProfileSchemaDefinition;
 }
 
@@ -279,7 +279,11 @@ export class ProfileStore implements ProfileTarget {
     }
     let json: string;
     try {
-      json = JSON.stringify(p);
+      // NaN and ±Infinity would become JSON null — a merge-patch deletion of the field.
+      json = JSON.stringify(p, (key, value: unknown) => {
+        if (typeof value === "number" && !Number.isFinite(value)) throw new RangeError(`${key || "a value"} is ${value}, which JSON cannot represent`);
+        return value;
+      });
     } catch (err) {
       throw invalidInput("patch", `must be JSON-serialisable (${(err as Error).message})`);
     }

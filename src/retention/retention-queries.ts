@@ -30,21 +30,23 @@ WITH doomed AS (
 SELECT coalesce(sum(item_count), 0)::int AS n FROM audit`;
 
 /**
- * Deactivate what is most likely noise: extracted episodes and inferred memories (never what the
- * user stated, nor extracted facts and preferences, which carry the user's own words) that were
- * never used `unusedDays` after creation. Kept, exported, visible to the user, reversible.
- * $1 now, $2 unused days, $3 batch. → n
+ * Archive what is most likely noise: extracted episodes and inferred memories (never what the user
+ * stated, nor extracted facts and preferences, which carry the user's own words) not used in the
+ * last `unusedDays` (by last use, or creation when never used). Archived memories are kept,
+ * listed, exported and still searched, but retrieved only above the archived relevance floor;
+ * using one clears the mark (`markUsed`). Superseded, deactivated and already archived rows are
+ * left alone. $1 now, $2 unused days, $3 batch. → n
  */
-export const DEACTIVATE_UNUSED_SQL = `
+export const ARCHIVE_UNUSED_SQL = `
 WITH c AS (
   SELECT m.id FROM memories m
-  WHERE m.last_used_at IS NULL AND m.deactivated_at IS NULL AND m.superseded_by IS NULL
-    AND m.created_at <= $1::timestamptz - $2::float8 * ${DAY}
+  WHERE m.archived_at IS NULL AND m.deactivated_at IS NULL AND m.superseded_by IS NULL
+    AND coalesce(m.last_used_at, m.created_at) <= $1::timestamptz - $2::float8 * ${DAY}
     AND ((m.origin = 'extracted' AND m.kind = 'episode') OR m.origin = 'inferred')
   LIMIT $3::int
   FOR UPDATE SKIP LOCKED
 ), u AS (
-  UPDATE memories m SET deactivated_at = $1::timestamptz FROM c WHERE m.id = c.id RETURNING m.id
+  UPDATE memories m SET archived_at = $1::timestamptz FROM c WHERE m.id = c.id RETURNING m.id
 )
 SELECT count(*)::int AS n FROM u`;
 

@@ -6,7 +6,7 @@ import { MemoryControls } from "../controls/memory-controls.js";
 import type { DeletedCounts, ThreadDeletion } from "../controls/user-data.js";
 import { systemClock, type Clock } from "../controls/clock.js";
 import {
-  DEACTIVATE_UNUSED_SQL,
+  ARCHIVE_UNUSED_SQL,
   DECAY_SQL,
   EXPIRED_CONFIRMATIONS_SQL,
   EXPIRE_SQL,
@@ -44,7 +44,7 @@ export interface RetentionRunOptions {
 }
 
 /** The sweep's actions, in the order `run` performs them. */
-export const RETENTION_STEPS = ["expire", "deactivate unused", "decay", "purge opted-out users", "expired confirmations"] as const;
+export const RETENTION_STEPS = ["expire", "archive unused", "decay", "purge opted-out users", "expired confirmations"] as const;
 export type RetentionStep = (typeof RETENTION_STEPS)[number];
 
 /** What one run did. */
@@ -56,8 +56,8 @@ export interface RetentionSummary {
   nextDueAt: string;
   /** Memories deleted: past `expires_at`, or episodes past the TTL. */
   expired: number;
-  /** Never-used extracted episodes and inferred memories deactivated. */
-  deactivatedUnused: number;
+  /** Extracted episodes and inferred memories archived for going unused (`unusedDays`). */
+  archivedUnused: number;
   /** Inferred memories whose confidence decayed. */
   decayed: number;
   /** Of those, deactivated because their confidence fell below `minConfidence`. */
@@ -83,18 +83,19 @@ export interface RetentionRunRecord {
 }
 
 /**
- * The retention sweep: deletes memories past their expiry (and episodes past the TTL), deactivates
- * never-used extracted episodes and inferred memories, decays the confidence of old inferred ones,
- * purges opted-out users when asked, and removes expired confirmations. Batched (bounded
- * statements, each its own transaction, `SKIP LOCKED`), idempotent for a given clock, safe to run
- * from cron while agents run; every run is recorded (`lastRun`). It crosses tenants, so on server
- * Postgres run it as the schema owner: a role subject to row-level security gets
- * MAINTENANCE_ROLE_REQUIRED instead of a silent no-op.
+ * The retention sweep: deletes memories past their expiry (and episodes past the TTL), archives
+ * extracted episodes and inferred memories that went unused (retrieved from then on only when
+ * strongly relevant, back once used), decays the confidence of old inferred ones (deactivating
+ * those that fall below the minimum), purges opted-out users when asked, and removes expired
+ * confirmations. Batched (bounded statements, each its own transaction, `SKIP LOCKED`), idempotent
+ * for a given clock, safe to run from cron while agents run; every run is recorded (`lastRun`).
+ * It crosses tenants, so on server Postgres run it as the schema owner: a role subject to
+ * row-level security gets MAINTENANCE_ROLE_REQUIRED instead of a silent no-op.
  *
  * @example
  * const sweep = new RetentionSweep(db);
  * const summary = await sweep.run({ purgeOptedOut: { olderThanDays: 30 } });
- * // → { expired: 12, deactivatedUnused: 3, decayed: 5, deactivatedLowConfidence: 1, purgedUsers: 0, … }
+ * // → { expired: 12, archivedUnused: 3, decayed: 5, deactivatedLowConfidence: 1, purgedUsers: 0, … }
  * const { nextDueAt } = (await sweep.lastRun())!;
  */
 export class RetentionSweep {
@@ -131,7 +132,7 @@ export class RetentionSweep {
       finishedAt: "",
       nextDueAt: "",
       expired: 0,
-      deactivatedUnused: 0,
+      archivedUnused: 0,
       decayed: 0,
       deactivatedLowConfidence: 0,
       purgedUsers: 0,
@@ -155,8 +156,8 @@ export class RetentionSweep {
       };
       begin("expire");
       await loop(EXPIRE_SQL, [now, this.episodeTtlDays, r.batchSize, operationId], (x) => (summary.expired += x.n));
-      begin("deactivate unused");
-      await loop(DEACTIVATE_UNUSED_SQL, [now, r.unusedDays, r.batchSize], (x) => (summary.deactivatedUnused += x.n));
+      begin("archive unused");
+      await loop(ARCHIVE_UNUSED_SQL, [now, r.unusedDays, r.batchSize], (x) => (summary.archivedUnused += x.n));
       begin("decay");
       await loop(DECAY_SQL, [now, r.decayAfterDays, r.decayHalfLifeDays, r.minConfidence, r.batchSize], (x) => {
         summary.decayed += x.n;

@@ -65,14 +65,16 @@ describe("langgraph-memory gc", () => {
   });
 
   it("runs with the policy the flags set, prints a progress bar and a summary, purges opted-out users only when asked", async () => {
-    // A long episode TTL and unused period: the 400-day-old episode is only set aside (not
-    // deleted), the 60-day-old inferred one is kept; the explicit expiry and the decay apply.
+    // A long episode TTL and unused period: the 400-day-old episode is only archived (not
+    // deleted), and so are the inferences last used 120 and 300 days ago; the 60-day-old inferred
+    // one is kept; the explicit expiry and the decay apply.
     expect(await main(["gc", "--database-url", url, "--episode-ttl-days", "1000", "--unused-days", "100", "--json"])).toBe(0);
     const first = JSON.parse(out.join(""));
-    expect(first).toMatchObject({ expired: 1, deactivatedUnused: 1, decayed: 2, deactivatedLowConfidence: 1, purgedUsers: 0, confirmationsRemoved: 1 });
+    expect(first).toMatchObject({ expired: 1, archivedUnused: 3, decayed: 2, deactivatedLowConfidence: 1, purgedUsers: 0, confirmationsRemoved: 1 });
     await withDb(async (db) => {
-      expect((await db.query<{ d: boolean }>("SELECT deactivated_at IS NOT NULL AS d FROM memories WHERE id = $1", [ids.oldEpisode])).rows[0].d).toBe(true);
-      expect((await db.query<{ d: boolean }>("SELECT deactivated_at IS NOT NULL AS d FROM memories WHERE id = $1", [ids.unused])).rows[0].d).toBe(false);
+      const archived = async (id: string) => (await db.query<{ a: boolean }>("SELECT archived_at IS NOT NULL AS a FROM memories WHERE id = $1", [id])).rows[0].a;
+      expect(await archived(ids.oldEpisode)).toBe(true);
+      expect(await archived(ids.unused)).toBe(false);
     });
     expect(err.join("")).not.toContain("retention sweep ["); // --json: no bar
 
@@ -82,7 +84,7 @@ describe("langgraph-memory gc", () => {
     const summary = out.join("");
     expect(summary).toMatch(/^retention sweep #\d+ done in \d+\.\d s \(\d+ batches\)\n/);
     expect(summary).toContain("  expired and deleted     1  (past their expiry, or episodes older than 180 days)\n");
-    expect(summary).toContain("  set aside, never used   1  (extracted episodes and inferred memories unused after 30 days)\n");
+    expect(summary).toContain("  archived, unused        1  (extracted episodes and inferred memories unused for 30 days)\n");
     // Decay is a function of the clock (seconds later, the idle memory's ceiling is a hair lower).
     expect(summary).toMatch(/\n  confidence decayed      [01]  \(0 set aside below 0\.3\)\n/);
     expect(summary).toContain("  opted-out users purged  1  (memories 1)\n");
@@ -92,16 +94,16 @@ describe("langgraph-memory gc", () => {
     expect(bar).toMatch(/retention sweep \[#+\] 5\/5 100%/);
 
     await withDb(async (db) => {
-      const rows = (await db.query<{ id: string; confidence: number; deactivated: boolean }>(
-        "SELECT id, confidence, deactivated_at IS NOT NULL AS deactivated FROM memories WHERE tenant_id = 'acme' AND user_id = 'alice'",
+      const rows = (await db.query<{ id: string; confidence: number; deactivated: boolean; archived: boolean }>(
+        "SELECT id, confidence, deactivated_at IS NOT NULL AS deactivated, archived_at IS NOT NULL AS archived FROM memories WHERE tenant_id = 'acme' AND user_id = 'alice'",
       )).rows;
       const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
       expect(Object.keys(byId).sort()).toEqual([ids.unused, ids.idle, ids.stale, ids.stated].sort());
-      expect(byId[ids.unused].deactivated).toBe(true);
-      expect(byId[ids.idle]).toMatchObject({ deactivated: false });
+      expect(byId[ids.unused]).toMatchObject({ archived: true, deactivated: false });
+      expect(byId[ids.idle]).toMatchObject({ archived: true, deactivated: false });
       expect(byId[ids.idle].confidence).toBeCloseTo(0.5, 2);
       expect(byId[ids.stale].deactivated).toBe(true);
-      expect(byId[ids.stated]).toMatchObject({ confidence: 1, deactivated: false });
+      expect(byId[ids.stated]).toMatchObject({ confidence: 1, deactivated: false, archived: false });
       expect(Number((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM memories WHERE user_id = 'bob'")).rows[0].n)).toBe(0);
       expect(Number((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM memory_settings WHERE user_id = 'bob' AND opted_out")).rows[0].n)).toBe(1);
       expect(Number((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM memory_confirmations")).rows[0].n)).toBe(0);

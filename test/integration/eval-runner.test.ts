@@ -64,7 +64,7 @@ describe("eval runner", () => {
       ],
       probes: [
         { after_session: 2, user: "omar", query: "Draft a note to a supplier", expect: [["globex"]] },
-        { after_session: 4, user: "omar", query: "Draft a note to a supplier", expect: [["danish"]], forbid: ["Globex", "Czech"] },
+        { after_session: 4, user: "omar", query: "Draft a note to a supplier. Also, what am I learning these days?", expect: [["danish"]], forbid: ["Globex", "Czech"] },
         { after_session: 4, user: "lea", query: "Draft a note to a supplier", expect: [["globex"]], forbid: ["Danish"] },
       ],
     });
@@ -134,8 +134,10 @@ describe("a clock injected into createMemory", () => {
     expect(session.expiresAt).toBe("2026-10-28T12:00:00.000Z");
     // Reads use the same clock: after the TTL the episode is no longer retrieved, the fact is.
     clock.advance(200 * 86_400_000);
-    const hits = await memory.store.search({ tenantId: "t", userId: "u" }, "oiling the hinge teacher", { minSimilarity: 0 });
+    const hits = await memory.store.search({ tenantId: "t", userId: "u" }, "oiling the hinge oboe", { minSimilarity: 0 });
     expect(hits.map((h) => h.kind)).not.toContain("episode");
-    expect(hits.some((h) => h.text.includes("teacher"))).toBe(true);
+    expect(hits.some((h) => h.text.includes("oboe"))).toBe(true);
+    // The occupation went to the profile, written by the same clock.
+    expect(seen.profile?.document).toMatchObject({ occupation: "teacher" });
   });
 });

@@ -44,6 +44,23 @@ describe("fitProfile / formatProfile", () => {
     expect(formatProfile(tight.profile).text).toBe(tight.section.text);
   });
 
+  it("spells out a unit system (the bare word says nothing about temperatures) and keeps other values as stored", () => {
+    const text = (units: string) => formatProfile({ units }).text.split("\n").slice(1);
+    expect(text("metric")).toEqual(['- units: "metric (km, kg, °C)"']);
+    expect(text("imperial")).toEqual(['- units: "imperial (miles, lb, °F)"']);
+    // A value an app's own schema allows is rendered as it is stored.
+    expect(text("nautical")).toEqual(['- units: "nautical"']);
+    // The fitted document keeps the stored value, so rendering it again gives the same text.
+    const fitted = fitProfile({ units: "metric" }, { priorities: DEFAULT_PROFILE_PRIORITIES });
+    expect(fitted.profile).toEqual({ units: "metric" });
+    expect(formatProfile(fitted.profile).text).toBe(fitted.section.text);
+  });
+
+  it("orders who the user is (home city, occupation, employer) after the settings and before the plan", () => {
+    const full = { plan: "Growth (12 seats)", employer: "Stripe", occupation: "staff engineer", location: "Dublin", units: "metric", name: "Ada" };
+    expect(Object.keys(fitProfile(full, { priorities: DEFAULT_PROFILE_PRIORITIES }).profile!)).toEqual(["name", "units", "location", "occupation", "employer", "plan"]);
+  });
+
   it("never cuts a value: a budget below the smallest line yields nothing", () => {
     const fitted = fitProfile({ name: "Ada" }, { maxTokens: 5 });
     expect(fitted.profile).toBeNull();

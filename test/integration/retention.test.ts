@@ -55,50 +55,93 @@ describe.each(testEngines())("RetentionSweep on %s", (engine) => {
     return m;
   }
 
+  /** active: not deactivated; archived: set aside for going unused. */
   const stateOf = async (id: string) => {
     const m = await store.get(alice, id);
-    return m ? { active: m.deactivatedAt === null, confidence: Math.round(m.confidence * 1000) / 1000 } : "deleted";
+    return m ? { active: m.deactivatedAt === null, archived: m.archivedAt !== null, confidence: Math.round(m.confidence * 1000) / 1000 } : "deleted";
   };
+  const ids = (found: Array<{ id: string }>) => found.map((x) => x.id);
 
-  it("expires, deactivates and decays by the moved clock; a second run at the same time changes nothing", async () => {
+  it("expires, archives and decays by the moved clock; a second run at the same time changes nothing", async () => {
     const clock = new ManualClock(Date.UTC(2030, 0, 1));
     const m = await seed(clock);
     const sweep = new RetentionSweep(db, { clock });
     const summary = await sweep.run();
-    expect(summary).toMatchObject({ expired: 2, deactivatedUnused: 1, decayed: 2, deactivatedLowConfidence: 1, purgedUsers: 0 });
+    expect(summary).toMatchObject({ expired: 2, archivedUnused: 3, decayed: 2, deactivatedLowConfidence: 1, purgedUsers: 0 });
     expect(await stateOf(m.oldEpisode.id)).toBe("deleted");
     expect(await stateOf(m.expiredFact.id)).toBe("deleted");
-    expect(await stateOf(m.unusedEpisode.id)).toEqual({ active: false, confidence: 1 });
+    // Unused for 30 days (since creation, or since last use): archived, not deactivated.
+    expect(await stateOf(m.unusedEpisode.id)).toEqual({ active: true, archived: true, confidence: 1 });
     for (const kept of [m.freshEpisode, m.usedEpisode, m.unusedUserEpisode, m.extractedFact, m.statedPreference]) {
-      expect(await stateOf(kept.id)).toEqual({ active: true, confidence: 1 });
+      expect(await stateOf(kept.id)).toEqual({ active: true, archived: false, confidence: 1 });
     }
-    expect(await stateOf(m.youngInference.id)).toEqual({ active: true, confidence: 0.8 });
-    expect(await stateOf(m.idleInference.id)).toEqual({ active: true, confidence: 0.5 }); // 0.5^((120−30)/90)
-    expect(await stateOf(m.staleInference.id)).toEqual({ active: false, confidence: 0.125 }); // below 0.3: deactivated
-    // Deactivated memories are never retrieved, but stay listed and exported.
-    expect((await store.search(alice, "extracted episode nobody needed")).map((x) => x.id)).not.toContain(m.unusedEpisode.id);
-    expect((await store.list(alice)).map((x) => x.id)).not.toContain(m.unusedEpisode.id);
-    expect((await store.list(alice, { includeInactive: true })).map((x) => x.id)).toContain(m.unusedEpisode.id);
+    expect(await stateOf(m.youngInference.id)).toEqual({ active: true, archived: false, confidence: 0.8 });
+    expect(await stateOf(m.idleInference.id)).toEqual({ active: true, archived: true, confidence: 0.5 }); // 0.5^((120−30)/90)
+    expect(await stateOf(m.staleInference.id)).toEqual({ active: false, archived: true, confidence: 0.125 }); // below 0.3: deactivated
+    // Archived memories stay listed (they are alive) and exported; deactivated ones only with includeInactive.
+    expect(ids(await store.list(alice))).toContain(m.unusedEpisode.id);
+    expect(ids(await store.list(alice))).not.toContain(m.staleInference.id);
+    expect(ids(await store.list(alice, { includeInactive: true }))).toContain(m.staleInference.id);
+    // A deactivated memory is never retrieved, however relevant.
+    expect(ids(await store.search(alice, "inference idle for 300 days", { minSimilarity: 0 }))).not.toContain(m.staleInference.id);
     // Deletions are audited per user, without content.
     const audit = await db.query<{ item_kind: string; item_count: number; via: string; user_id: string }>("SELECT item_kind, item_count, via, user_id FROM memory_deletion_audit");
     expect(audit.rows).toEqual([{ item_kind: "memory", item_count: 2, via: "retention.expire", user_id: "alice" }]);
 
     const again = await sweep.run();
-    expect(again).toMatchObject({ expired: 0, deactivatedUnused: 0, decayed: 0, deactivatedLowConfidence: 0 });
+    expect(again).toMatchObject({ expired: 0, archivedUnused: 0, decayed: 0, deactivatedLowConfidence: 0 });
     expect(await count("SELECT count(*)::int AS n FROM memory_deletion_audit")).toBe(1);
 
-    // 90 days later the idle inference has decayed below the floor, the young inference was never
-    // used in its first 30 days; nothing user-stated is touched.
+    // 90 days later the idle inference has decayed below the floor, the young inference and the
+    // episode used 5 days before the first run have gone unused for 30 days and more; nothing
+    // user-stated is touched.
     clock.advance(90 * DAY);
     const later = await sweep.run();
-    expect(later).toMatchObject({ expired: 0, deactivatedUnused: 1, decayed: 1, deactivatedLowConfidence: 1 });
-    expect(await stateOf(m.idleInference.id)).toEqual({ active: false, confidence: 0.25 });
-    expect(await stateOf(m.youngInference.id)).toEqual({ active: false, confidence: 0.8 });
-    expect(await stateOf(m.statedPreference.id)).toEqual({ active: true, confidence: 1 });
+    expect(later).toMatchObject({ expired: 0, archivedUnused: 2, decayed: 2, deactivatedLowConfidence: 1 });
+    expect(await stateOf(m.idleInference.id)).toEqual({ active: false, archived: true, confidence: 0.25 });
+    expect(await stateOf(m.youngInference.id)).toEqual({ active: true, archived: true, confidence: 0.583 }); // 0.5^((100−30)/90)
+    expect(await stateOf(m.usedEpisode.id)).toEqual({ active: true, archived: true, confidence: 1 });
+    expect(await stateOf(m.statedPreference.id)).toEqual({ active: true, archived: false, confidence: 1 });
     // And at 180 days after creation every episode has expired, used or not.
     clock.advance(100 * DAY);
     expect((await sweep.run()).expired).toBe(4);
     expect(await count("SELECT count(*)::int AS n FROM memories WHERE kind = 'episode'")).toBe(0);
+  });
+
+  it("an archived memory is retrieved only when strongly relevant, and using it brings it back", async () => {
+    const clock = new ManualClock(Date.UTC(2030, 0, 1));
+    const m = await seed(clock);
+    const twin = await store.add(alice, { kind: "episode", text: "Extracted episode about the nobody-needed report.", source: { origin: "extracted" }, createdAt: clock.now() });
+    await new RetentionSweep(db, { clock }).run();
+    expect(await stateOf(m.unusedEpisode.id)).toMatchObject({ archived: true });
+    expect(await stateOf(twin.id)).toMatchObject({ archived: false });
+    const floor = store.retrieval.archivedRelevanceFloor;
+    expect(floor).toBe(0.5);
+    // Every candidate the search ranks: an archived one only at or above the archived floor, the others above the ordinary one.
+    const loose = await store.search(alice, "extracted episode nobody ever needed", { minSimilarity: 0, limit: 50, now: clock.now() });
+    const archivedFound = loose.filter((x) => x.archivedAt !== null);
+    expect(archivedFound.length).toBeGreaterThan(0);
+    for (const x of archivedFound) expect(x.similarity).toBeGreaterThanOrEqual(floor);
+    expect(loose.some((x) => x.archivedAt === null && x.similarity < floor)).toBe(true);
+    // A weak match finds the active twin but not the archived episode…
+    const weak = await store.search(alice, "episode report", { now: clock.now() });
+    expect(ids(weak)).toContain(twin.id);
+    expect(ids(weak)).not.toContain(m.unusedEpisode.id);
+    // …a strong one finds the archived episode too.
+    const strong = await store.search(alice, "extracted episode nobody ever needed", { now: clock.now() });
+    const hit = strong.find((x) => x.id === m.unusedEpisode.id);
+    expect(hit?.archivedAt).not.toBeNull();
+    expect(hit!.similarity).toBeGreaterThanOrEqual(floor);
+    // Used again (it was injected): no longer archived, so the weak match finds it as well.
+    await store.markUsed(alice, [m.unusedEpisode.id], { now: clock.now() });
+    expect(await stateOf(m.unusedEpisode.id)).toMatchObject({ archived: false });
+    expect(ids(await store.search(alice, "episode report", { now: clock.now() }))).toContain(m.unusedEpisode.id);
+    // The batched marks of the load node clear it too; `update` archives and un-archives explicitly.
+    await store.update(alice, twin.id, { archived: true });
+    expect(await stateOf(twin.id)).toMatchObject({ archived: true });
+    store.markUsedLater(alice, [twin.id], { now: clock.now() });
+    await store.flushUsage();
+    expect(await stateOf(twin.id)).toMatchObject({ archived: false });
   });
 
   it("reactivating a deactivated memory makes it retrievable again; a user's edit protects an inference from decay", async () => {
@@ -106,9 +149,11 @@ describe.each(testEngines())("RetentionSweep on %s", (engine) => {
     const m = await seed(clock);
     await controls.editMemory(alice, m.staleInference.id, { text: "Confirmed by the user: inference idle for 300 days." });
     await new RetentionSweep(db, { clock }).run();
-    expect(await stateOf(m.staleInference.id)).toEqual({ active: true, confidence: 1 });
-    await store.update(alice, m.unusedEpisode.id, { deactivated: false });
-    expect((await store.search(alice, "extracted episode nobody ever needed")).map((x) => x.id)).toContain(m.unusedEpisode.id);
+    expect(await stateOf(m.staleInference.id)).toMatchObject({ active: true, confidence: 1 });
+    await store.update(alice, m.freshEpisode.id, { deactivated: true });
+    expect(ids(await store.search(alice, "recent user-stated episode", { now: clock.now() }))).not.toContain(m.freshEpisode.id);
+    await store.update(alice, m.freshEpisode.id, { deactivated: false });
+    expect(ids(await store.search(alice, "recent user-stated episode", { now: clock.now() }))).toContain(m.freshEpisode.id);
   });
 
   it("works in small batches with the same result, and records the last run and when the next is due", async () => {
@@ -117,13 +162,14 @@ describe.each(testEngines())("RetentionSweep on %s", (engine) => {
     const sweep = new RetentionSweep(db, { clock, retention: { batchSize: 1, intervalHours: 6 } });
     expect(await sweep.lastRun()).toBeNull();
     const summary = await sweep.run();
-    expect(summary).toMatchObject({ expired: 2, deactivatedUnused: 1, decayed: 2, deactivatedLowConfidence: 1 });
-    expect(summary.batches).toBeGreaterThanOrEqual(2 + 1 + 2 + 4);
+    expect(summary).toMatchObject({ expired: 2, archivedUnused: 3, decayed: 2, deactivatedLowConfidence: 1 });
+    // One row per batch, and one more (short) batch per action to see it is done.
+    expect(summary.batches).toBe(2 + 1 + (3 + 1) + (2 + 1) + 1);
     const last = await sweep.lastRun();
     expect(last).toMatchObject({ runId: summary.runId, status: "done", error: null });
     expect(last!.startedAt.toISOString()).toBe("2030-01-01T00:00:00.000Z");
     expect(last!.nextDueAt!.toISOString()).toBe("2030-01-01T06:00:00.000Z");
-    expect(last!.summary).toMatchObject({ expired: 2, deactivatedUnused: 1 });
+    expect(last!.summary).toMatchObject({ expired: 2, archivedUnused: 3 });
     await expect(sweep.run({ maxBatches: 0 })).rejects.toMatchObject({ code: "INVALID_INPUT" });
     await expect(sweep.run({ purgeOptedOut: { olderThanDays: -1 } })).rejects.toMatchObject({ code: "INVALID_INPUT" });
     expect(() => new RetentionSweep(db, { retention: { batchSize: 0 } })).toThrow(/batchSize/);
@@ -156,10 +202,10 @@ describe.each(testEngines())("RetentionSweep on %s", (engine) => {
     const sweep = new RetentionSweep(db, { controls });
     const seen: string[] = [];
     await sweep.run({ onStep: (step, index, total) => seen.push(`${index + 1}/${total} ${step}`) });
-    expect(seen).toEqual(["1/4 expire", "2/4 deactivate unused", "3/4 decay", "4/4 expired confirmations"]);
+    expect(seen).toEqual(["1/4 expire", "2/4 archive unused", "3/4 decay", "4/4 expired confirmations"]);
     seen.length = 0;
     await sweep.run({ purgeOptedOut: true, onStep: (step, index, total) => seen.push(`${index + 1}/${total} ${step}`) });
-    expect(seen).toEqual(["1/5 expire", "2/5 deactivate unused", "3/5 decay", "4/5 purge opted-out users", "5/5 expired confirmations"]);
+    expect(seen).toEqual(["1/5 expire", "2/5 archive unused", "3/5 decay", "4/5 purge opted-out users", "5/5 expired confirmations"]);
   });
 
   it("removes expired delete-all confirmations", async () => {

@@ -35,7 +35,7 @@ describe.each(testEngines())("RuleStore on %s", (engine) => {
     const first = await rules.propose(alice, { text: "Answer with diffs, not full files.", source: "feedback", origin });
     expect(first.created).toBe(true);
     const again = await rules.propose(alice, { text: "  answer with DIFFS,   not full files. ", source: "learned", origin });
-    expect(again).toEqual({ id: first.id, created: false });
+    expect(again).toEqual({ id: first.id, created: false, state: "proposed" });
     expect(await rules.activeFor(alice)).toEqual([]);
 
     const proposed = await rules.get(alice, first.id);
@@ -47,7 +47,7 @@ describe.each(testEngines())("RuleStore on %s", (engine) => {
     expect(await rules.activeFor(alice)).toEqual([{ id: first.id, text: "Answer with diffs, not full files.", priority: 0, scope: "user", taskType: null }]);
     // Approving again is a no-op (the review record stays).
     expect((await rules.approve(alice, first.id, { reviewer: "someone-else" })).reviewedBy).toBe("alice");
-    expect((await rules.propose(alice, { text: "Answer with diffs, not full files.", source: "learned", origin })).created).toBe(false);
+    expect(await rules.propose(alice, { text: "Answer with diffs, not full files.", source: "learned", origin })).toEqual({ id: first.id, created: false, state: "approved" });
 
     await rules.setActive(alice, first.id, false);
     expect(await rules.activeFor(alice)).toEqual([]);
@@ -58,6 +58,47 @@ describe.each(testEngines())("RuleStore on %s", (engine) => {
     expect((await rules.propose(alice, { text: "Answer with diffs, not full files.", source: "learned", origin })).created).toBe(true);
     // Re-approving the revoked copy now conflicts with the new open one.
     await expect(rules.approve(alice, first.id)).rejects.toMatchObject({ code: "INVALID_INPUT" });
+  });
+
+  it("reviewing or deleting a user rule deletes its stand-in preference memories (audited), and only the owner's", async () => {
+    const store = new MemoryStore(db);
+    try {
+      const standIn = (scope: typeof alice, ruleId: string, text: string) =>
+        store.add(scope, { kind: "preference", text, source: { origin: "extracted" }, metadata: { ruleId } });
+      const memoryIds = async (scope: typeof alice) => (await store.list(scope, { includeInactive: true })).map((m) => m.id);
+      const diffs = await rules.propose(alice, { text: "User wants diffs, not full files.", source: "feedback", origin });
+      const tests = await rules.propose(alice, { text: "User wants tests written first.", source: "feedback", origin });
+      const tabs = await rules.propose(alice, { text: "User wants tabs.", source: "feedback", origin });
+      const aliceDiffs = await standIn(alice, diffs.id, "User wants diffs, not full files.");
+      const aliceTests = await standIn(alice, tests.id, "User wants tests written first.");
+      const aliceTabs = await standIn(alice, tabs.id, "User wants tabs.");
+      const unrelated = await store.add(alice, { kind: "preference", text: "User likes short answers." });
+      // Bob's memory pointing at Alice's rule id is not Alice's stand-in: never touched.
+      const bobs = await standIn(bob, diffs.id, "User wants diffs, not full files.");
+
+      await rules.approve(alice, diffs.id, { reviewer: "alice" }); // the rule carries it from now on
+      expect(await memoryIds(alice)).not.toContain(aliceDiffs.id);
+      await rules.revoke(alice, tests.id, { reviewer: "alice" }); // the reviewer said no: nor does its stand-in stay
+      expect(await memoryIds(alice)).not.toContain(aliceTests.id);
+      await rules.delete(alice, tabs.id);
+      expect((await memoryIds(alice)).sort()).toEqual([unrelated.id]);
+      expect(await memoryIds(bob)).toEqual([bobs.id]);
+      const n = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM memories WHERE id = ANY($1::uuid[])", [[aliceDiffs.id, aliceTests.id, aliceTabs.id]]);
+      expect(Number(n.rows[0].n)).toBe(0);
+      const audit = await db.query<{ via: string; item_kind: string; actor: string | null }>(
+        "SELECT via, item_kind, actor FROM memory_deletion_audit WHERE user_id = 'alice' AND item_kind = 'memory' ORDER BY id",
+      );
+      expect(audit.rows).toEqual([
+        { via: "rules.approve", item_kind: "memory", actor: "alice" },
+        { via: "rules.revoke", item_kind: "memory", actor: "alice" },
+        { via: "rules.delete", item_kind: "memory", actor: null },
+      ]);
+      // Approving again (idempotent) finds nothing more to delete.
+      await rules.approve(alice, diffs.id, { reviewer: "alice" });
+      expect(Number((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM memory_deletion_audit WHERE user_id = 'alice' AND item_kind = 'memory'")).rows[0].n)).toBe(3);
+    } finally {
+      await db.exec("DELETE FROM memories;");
+    }
   });
 
   it("combines global, tenant, task and user rules by priority for one user and task type", async () => {

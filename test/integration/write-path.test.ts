@@ -119,6 +119,17 @@ describe.each(testEngines())("the write path on %s", (engine) => {
     expect(renewed.expiresAt).toBe(new Date(t1.getTime() + 30 * DAY).toISOString());
   });
 
+  it("an archived episode said again is in use again: collapsed into, no longer archived", async () => {
+    await say("m1", "ticket 812 solved by clearing cache");
+    const [episode] = await all();
+    await store.update(user, episode.id, { archived: true });
+    expect((await all())[0].archivedAt).not.toBeNull();
+    expect(await say("m2", "Ticket 812 solved by clearing cache")).toMatchObject({ added: 0, deduped: 1 });
+    const [again] = await all();
+    expect(again.id).toBe(episode.id);
+    expect(again.archivedAt).toBeNull();
+  });
+
   it("a retried pass (same messages again) writes each memory once", async () => {
     const messages = [new HumanMessage({ id: "m1", content: "I live in Berlin. I prefer metric units. I like jazz." })];
     const first = await extractAndStore(messages, { store, scope: user, threadId: "t1" });

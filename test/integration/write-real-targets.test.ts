@@ -59,6 +59,58 @@ describe.each(testEngines())("the write path with the real profile, rule and set
     expect(await profiles.getDocument(user)).not.toHaveProperty("timezone");
   });
 
+  it("who the user is lands in the profile: occupation, employer and home city, replaced by newer values and removed when denied", async () => {
+    expect(await say("p1", "I'm a paediatric nurse at St. Mary's, mostly night shifts")).toMatchObject({ profileFieldsChanged: 2, added: 0 });
+    expect(await say("p2", "I live in Leeds")).toMatchObject({ profileFieldsChanged: 1, added: 0 });
+    expect(await profiles.getDocument(user)).toEqual({ occupation: "paediatric nurse (mostly night shifts)", employer: "St. Mary's", location: "Leeds" });
+    expect(await say("p3", "big news: I moved to Lisbon! and I started at Farfetch as a data analyst")).toMatchObject({ profileFieldsChanged: 3 });
+    expect(await profiles.getDocument(user)).toEqual({ occupation: "data analyst", employer: "Farfetch", location: "Lisbon" });
+    // Who wrote each field, with the message it came from (newest first).
+    const history = await profiles.history(user);
+    expect(history.filter((h) => h.field === "location").map((h) => [h.oldValue, h.newValue, h.source.messageId])).toEqual([
+      ["Leeds", "Lisbon", "p3"],
+      [undefined, "Leeds", "p2"],
+    ]);
+    // "no longer" removes the field only when it holds that value; the statement itself stays a memory.
+    expect(await say("p4", "I don't work at Zalando anymore")).toMatchObject({ profileFieldsChanged: 0 });
+    expect(await say("p5", "I no longer work at Farfetch")).toMatchObject({ profileFieldsChanged: 1, added: 1 });
+    expect(await profiles.getDocument(user)).toEqual({ occupation: "data analyst", location: "Lisbon" });
+    expect((await store.list(user)).map((m) => m.text)).toContain("User no longer works at Farfetch.");
+  });
+
+  it("a stated standing instruction is proposed for review and kept meanwhile as a preference, which goes once the rule is reviewed", async () => {
+    expect(await say("s1", "from now on always write the tests first")).toMatchObject({ rulesProposed: 1, rulesApproved: 0, added: 1 });
+    const [rule] = await rules.list(user);
+    expect(rule).toMatchObject({ text: "User wants the assistant to write the tests first.", state: "proposed", source: "feedback" });
+    expect(await rules.activeFor(user)).toEqual([]);
+    const [standIn] = await store.list(user);
+    expect(standIn).toMatchObject({ kind: "preference", text: "User wants the assistant to write the tests first.", metadata: expect.objectContaining({ ruleId: rule.id, explicit: true }) });
+    // Said again: the same rule and the same stand-in, nothing new.
+    expect(await say("s2", "From now on always write the tests first.")).toMatchObject({ rulesProposed: 0, added: 0 });
+    expect((await store.list(user)).map((m) => m.id)).toEqual([standIn.id]);
+    // Approved: the rule carries it, the stand-in is gone (never rendered twice); said again, nothing is added.
+    await rules.approve(user, rule.id, { reviewer: "user" });
+    expect(await store.list(user, { includeInactive: true })).toEqual([]);
+    expect(await say("s3", "from now on always write the tests first")).toMatchObject({ rulesProposed: 0, added: 0 });
+    expect(await store.list(user, { includeInactive: true })).toEqual([]);
+    // An instruction that may be for this answer only ("…, not …" without a word of duration) waits for review without a stand-in.
+    expect(await say("s4", "give me bullet points, not paragraphs")).toMatchObject({ rulesProposed: 1, added: 0 });
+    expect(await store.list(user)).toEqual([]);
+  });
+
+  it("with approveStatedRules the user is the reviewer of what they stated: approved at once, no stand-in", async () => {
+    const report = await extractAndStore([new HumanMessage({ id: "a1", content: "from now on always write the tests first" })], {
+      store,
+      scope: user,
+      threadId: "t1",
+      targets,
+      policy: { approveStatedRules: true },
+    });
+    expect(report).toMatchObject({ rulesProposed: 1, rulesApproved: 1, added: 0 });
+    expect((await rules.activeFor(user)).map((r) => r.text)).toEqual(["User wants the assistant to write the tests first."]);
+    expect(await store.list(user)).toEqual([]);
+  });
+
   it("an opted-out user's queued turn is not extracted and writes nothing", async () => {
     const node = createScheduleExtractionNode({ store, debounceMs: 0 });
     await node(

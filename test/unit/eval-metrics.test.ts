@@ -93,7 +93,7 @@ function scenario(s: Partial<ScenarioResult> & { probes: ProbeResult[] }): Scena
     summaries: 0,
     sessions_indexed: 0,
     writes: { added: 0, deduped: 0, superseded: 0, deleted: 0, refused: 0, profile_fields_changed: 0, rules_proposed: 0, forget_unmatched: 0 },
-    retention: { runs: 0, expired: 0, deactivated: 0 },
+    retention: { runs: 0, expired: 0, archived: 0, deactivated: 0 },
     runtime_ms: 5,
     ...s,
   };

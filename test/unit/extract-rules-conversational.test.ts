@@ -18,6 +18,9 @@ async function fromUtterance(text: string): Promise<MemoryCandidate[]> {
 type Expected = { kind: MemoryCandidate["kind"]; text: string; subject?: string; action?: "forget"; explicit?: boolean; correction?: boolean };
 
 const POSITIVE: Array<[string, Expected[]]> = [
+  // trips being planned (weeks ahead): destination, when and with whom
+  ["we're flying out to Lisbon in May for a friend's wedding", [{ kind: "fact", text: "User is planning a trip to Lisbon in May.", subject: "plan.trip.lisbon" }]],
+  ["I'm still heading to Kyoto, but with my sister Emi", [{ kind: "fact", text: "User is planning a trip to Kyoto with their sister Emi.", subject: "plan.trip.kyoto" }]],
   // lead-ins before a colon, and "you should know"
   ["Big news: I moved to Porto last week!", [{ kind: "fact", text: "User lives in Porto (moved there).", subject: "location.home", correction: true }]],
   ["some background: I work at Siemens.", [{ kind: "fact", text: "User works at Siemens.", subject: "employer" }]],
@@ -53,26 +56,22 @@ const POSITIVE: Array<[string, Expected[]]> = [
       { kind: "fact", text: "User is a senior designer on the podcasts squad.", subject: "occupation", correction: true },
     ],
   ],
-  ["I'm a court interpreter in Vienna and I love it", [{ kind: "fact", text: "User is a court interpreter in Vienna.", subject: "occupation" }]],
+  // The place a role is done in is where the user works, kept apart from the role (the profile's occupation).
+  [
+    "I'm a court interpreter in Vienna and I love it",
+    [
+      { kind: "fact", text: "User is a court interpreter.", subject: "occupation" },
+      { kind: "fact", text: "User works in Vienna.", subject: "location.work" },
+    ],
+  ],
+  ["I work at Acme in Berlin", [{ kind: "fact", text: "User works at Acme.", subject: "employer" }, { kind: "fact", text: "User works in Berlin.", subject: "location.work" }]],
   // my/our X is Y
   ["my landlord is Mr. Okafor", [{ kind: "fact", text: "User's landlord is Mr. Okafor.", subject: "about.landlord" }]],
   ["our standup is at 9:15 every day", [{ kind: "fact", text: "User's standup is at 9:15 every day.", subject: "about.standup" }]],
   ["my delivery address is 3 Mill Lane, York YO1 7HH, please use it", [{ kind: "fact", text: "User's delivery address is 3 Mill Lane, York YO1 7HH.", subject: "about.delivery_address" }]],
-  // plans and seats
-  [
-    "we're on the Team plan with 5 seats",
-    [
-      { kind: "fact", text: "User is on the Team plan.", subject: "plan" },
-      { kind: "fact", text: "User's plan has 5 seats.", subject: "plan.seats" },
-    ],
-  ],
-  [
-    "I downgraded us to the Free tier, 2 users now",
-    [
-      { kind: "fact", text: "User is on the Free tier.", subject: "plan", correction: true },
-      { kind: "fact", text: "User's plan has 2 users.", subject: "plan.seats", correction: true },
-    ],
-  ],
+  // plans and seats: one value (an upgrade replaces both)
+  ["we're on the Team plan with 5 seats", [{ kind: "fact", text: "User is on the Team plan (5 seats).", subject: "plan" }]],
+  ["I downgraded us to the Free tier, 2 users now", [{ kind: "fact", text: "User is on the Free tier (2 users).", subject: "plan", correction: true }]],
   // teams, places, time zones
   ["I'm on the data platform team", [{ kind: "fact", text: "User is on the data platform team.", subject: "work.team" }]],
   ["I'm in Montreal", [{ kind: "fact", text: "User is based in Montreal.", subject: "location.home" }]],
@@ -81,7 +80,16 @@ const POSITIVE: Array<[string, Expected[]]> = [
   ["I'm learning Japanese", [{ kind: "fact", text: "User is learning Japanese." }]],
   ["I'm training for a triathlon in August", [{ kind: "fact", text: "User is training for a triathlon." }]],
   ["I play bass in a ska band", [{ kind: "fact", text: "User plays bass in a ska band." }]],
-  ["I run a tiny bakery in Leith", [{ kind: "fact", text: "User runs a tiny bakery in Leith." }]],
+  // running a business is what the user does for a living (the profile's occupation); a book club is not
+  ["I run a tiny bakery in Leith", [{ kind: "fact", text: "User runs a tiny bakery in Leith.", subject: "occupation" }]],
+  ["I run a book club on Thursdays", [{ kind: "fact", text: "User runs a book club on Thursdays." }]],
+  [
+    "I head data engineering at Monzo, so pipelines are my whole life",
+    [
+      { kind: "fact", text: "User heads data engineering.", subject: "occupation" },
+      { kind: "fact", text: "User works at Monzo.", subject: "employer" },
+    ],
+  ],
   ["I always book the aisle seat", [{ kind: "preference", text: "User always books the aisle seat." }]],
   ["I can't eat raw onion", [{ kind: "fact", text: "User cannot eat raw onion." }]],
   // a name after a greeting in an earlier sentence, or with "by the way"
@@ -101,6 +109,21 @@ const POSITIVE: Array<[string, Expected[]]> = [
       { kind: "fact", text: "Sam's birthday is in May.", explicit: true },
     ],
   ],
+  // "remember this for me: …" keeps what follows the colon
+  ["quick one. can you remember this for me: my bike is a 2021 Brompton C Line in racing green", [{ kind: "fact", text: "User's bike is a 2021 Brompton C Line in racing green.", subject: "about.bike", explicit: true }]],
+  // "moved here" after naming one place: the move is to that place
+  [
+    "I took a position in Rotterdam and we moved over here in June",
+    [
+      { kind: "fact", text: "User took a job in Rotterdam.", subject: "location.work" },
+      { kind: "fact", text: "User lives in Rotterdam (moved there).", subject: "location.home" },
+    ],
+  ],
+  // an outcome takes its problem from an earlier sentence of the same message
+  [
+    "the dishwasher flashed E24 after dinner. turned out the drain hose was kinked behind the cabinet",
+    [{ kind: "episode", text: 'It turned out (for "the dishwasher flashed E24 after dinner") that the drain hose was kinked behind the cabinet.' }],
+  ],
   // forget requests: a pronoun resolves to the person named before it; "wipe everything about X"
   ["Marek and I split up. please forget everything about him", [{ kind: "fact", text: "Marek.", action: "forget" }]],
   ["I changed jobs, please wipe everything about Initech", [{ kind: "fact", text: "Initech.", action: "forget" }]],
@@ -114,6 +137,9 @@ const CONTINUED: Array<[string, string[]]> = [
 
 /** What must still yield nothing. */
 const NEGATIVE = [
+  "I'm going to Paris tomorrow",
+  "I'm heading to the gym",
+  "I'm planning to learn Spanish",
   "Use a formal tone.",
   "Book me a train to Leeds tonight.",
   "just this once can you convert it to Fahrenheit?",
@@ -126,6 +152,7 @@ const NEGATIVE = [
   "I always forget the password",
   "If I moved to Berlin, would I need a car?",
   "quick question: what's the capital of Chile?",
+  "please stop storing stuff about me for a while",
 ];
 
 describe("rule-based extractor: how people talk", () => {
@@ -150,6 +177,13 @@ describe("rule-based extractor: how people talk", () => {
 
   it.each(NEGATIVE.map((n) => [n]))("nothing from %s", async (utterance) => {
     expect(await fromUtterance(utterance)).toEqual([]);
+  });
+
+  it("a club or a team the user runs is not their occupation (no slot)", async () => {
+    const [club] = await fromUtterance("I run a book club on Thursdays");
+    expect(club.subject).toBeUndefined();
+    const [team] = await fromUtterance("I lead a small design team at Figma");
+    expect(team.subject).not.toBe("occupation");
   });
 
   it("a contrast without a word of duration stays a proposal (not explicit)", async () => {

@@ -155,10 +155,17 @@ describe("within one batch", () => {
 
   it("rejects empty, malformed and over-long candidates", () => {
     const result = applyWritePolicy(
-      [candidate("  "), candidate("User likes jazz.", { confidence: Number.NaN }), candidate("User likes " + "very ".repeat(50) + "long texts.")],
+      [
+        candidate("  "),
+        candidate("User likes jazz.", { confidence: Number.NaN }),
+        candidate("User likes " + "very ".repeat(50) + "long texts."),
+        candidate("User likes the \uD83C emoji."),
+      ],
       { config: { maxTextChars: 100 } },
     );
     expect(result.accepted).toEqual([]);
-    expect(result.rejected.map((r) => r.reason)).toEqual(["invalid", "invalid", "too_long"]);
+    expect(result.rejected.map((r) => r.reason)).toEqual(["invalid", "invalid", "too_long", "invalid"]);
+    // A whole surrogate pair is fine.
+    expect(applyWritePolicy([candidate("User likes the \uD83C\uDFB7 emoji.")]).accepted).toHaveLength(1);
   });
 });

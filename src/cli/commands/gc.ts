@@ -120,7 +120,7 @@ function describe(s: RetentionSummary, sweep: RetentionSweep, purged: boolean, m
     `retention sweep #${s.runId} done in ${(ms / 1000).toFixed(1)} s (${s.batches} batches)`,
     formatFields([
       ["  expired and deleted", `${s.expired}  (past their expiry, or episodes older than ${sweep.episodeTtlDays} days)`],
-      ["  set aside, never used", `${s.deactivatedUnused}  (extracted episodes and inferred memories unused after ${r.unusedDays} days)`],
+      ["  archived, unused", `${s.archivedUnused}  (extracted episodes and inferred memories unused for ${r.unusedDays} days)`],
       ["  confidence decayed", `${s.decayed}  (${s.deactivatedLowConfidence} set aside below ${r.minConfidence})`],
       ["  opted-out users purged", purged ? `${s.purgedUsers}${purgedCounts ? `  (${purgedCounts})` : ""}` : "not asked (--purge-opted-out)"],
       ["  expired confirmations", s.confirmationsRemoved],

@@ -8,7 +8,7 @@ const SUBCOMMANDS = ["show", "set"] as const;
 
 const HELP = `usage: langgraph-memory profile <subcommand> --tenant T --user U [options] [--database-url URL] [--schema NAME]
 
-The user's profile: stable facts (name, timezone, units, language, plan, notes).
+The user's profile: stable facts (name, timezone, units, language, location, occupation, employer, plan, notes).
 
   show [--json]                                  every field, who set it and when
   set FIELD=VALUE… [FIELD:=JSON…] [--unset FIELD]… [--patch JSON] [--json]

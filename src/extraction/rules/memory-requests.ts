@@ -25,16 +25,24 @@ const DELETE_FROM_MEMORY =
   /^(?:please\s+|can you\s+|could you\s+)?(?:delete|erase|remove|wipe|clear|drop)\s+(.*?)\s*(?:from|in|out of)\s+(?:your\s+|the\s+)?(?:memory|memories)$/i;
 const DELETE_ALL = /^(?:please\s+|can you\s+|could you\s+)?(?:delete|erase|remove|wipe|clear|forget)\s+(?:everything|all(?:\s+of)?(?:\s+(?:my data|your memories|the memories|memories))?)(?:\s+(?:you know|you remember|you have|you've (?:stored|saved)|stored))?(?:\s+about me)?$/i;
 const DONT_KEEP = /^(?:please\s+)?(?:don't|do not|never)\s+(remember|memori[sz]e|store|save|keep|record|write down|note)\b\s*(.*)$/i;
+/** "please stop storing stuff", "stop remembering things about me": the same request as "don't remember". */
+const STOP_KEEPING = /^(?:please\s+)?(?:stop|quit)\s+(remembering|memori[sz]ing|storing|saving|keeping|recording|noting)\b\s*(.*)$/i;
+/** What "don't store stuff" covers: everything said (in this message), not one statement. */
+const ANYTHING = /^(?:stuff|things|anything|everything|any of (?:it|this|that)|(?:stuff|things|anything|everything)\s+(?:about me|I (?:say|tell you)))(?:\s+(?:about me|for (?:a|the) (?:while|bit|moment)|for now))*$/i;
 const OFF_THE_RECORD = /\b(?:off the record|between (?:you and me|us)|don't keep (?:this|that)|not for (?:your )?memory)\b/i;
 
 const THIS = /^(?:this|this one|this message|this conversation|this chat|any of (?:this|that)|it|anything(?: (?:from|in) (?:this|here))?|in (?:your )?memory)?$/i;
 const THAT = /^(?:that|that one|that last (?:bit|part|one|message)|what I (?:just )?(?:said|wrote|told you)|my last message|the last (?:thing|message|part|bit)(?: I (?:said|wrote))?)$/i;
 
 function clean(inner: string): string {
-  return inner
-    .replace(/\s*\b(?:please|for me|for later|for next time|for the future|going forward|in (?:your )?memory)\b\s*/gi, " ")
-    .replace(/[?.!\s]+$/, "")
-    .trim();
+  return (
+    inner
+      .replace(/\s*\b(?:please|for me|for later|for next time|for the future|going forward|in (?:your )?memory)\b\s*/gi, " ")
+      .replace(/[?.!\s]+$/, "")
+      // "remember this for me: my car is …" leaves ": my car is …" once "for me" is gone.
+      .replace(/^[\s:,;–—-]+/u, "")
+      .trim()
+  );
 }
 
 const explicit = (d: Draft): Draft => ({ ...d, explicit: true, confidence: Math.max(d.confidence, 0.95) });
@@ -120,13 +128,13 @@ export function parseForgetRequest(clause: string): RequestResult | null {
   if (m) return forgetDrafts(m[1] ?? "");
   m = DELETE_FROM_MEMORY.exec(clause);
   if (m) return forgetDrafts(m[1] ?? "");
-  m = DONT_KEEP.exec(clause);
+  m = DONT_KEEP.exec(clause) ?? STOP_KEEPING.exec(clause);
   if (m) {
     const inner = clean(m[2] ?? "");
-    if (THIS.test(inner) || /^(?:this|it|any of this)\s*[,:-]/i.test(inner)) return { drafts: [], signal: "suppress-this" };
+    if (THIS.test(inner) || ANYTHING.test(inner) || /^(?:this|it|any of this)\s*[,:-]/i.test(inner)) return { drafts: [], signal: "suppress-this" };
     if (THAT.test(inner)) return { drafts: [], signal: "suppress-previous" };
     // "don't save the file yet" is about files, not memory: only remember/memorise take content.
-    if (!/^(?:remember|memori[sz]e)$/i.test(m[1])) return null;
+    if (!/^(?:remember|memori[sz])/i.test(m[1])) return null;
     const content = forgetDrafts(inner);
     return { drafts: content.drafts, signal: content.signal ?? "suppress-this" };
   }

@@ -3,7 +3,8 @@ import { DEICTIC_OBJECT, asSentence, cutValue, toThirdPerson } from "./text.js";
 
 /** Task outcomes worth reusing: what fixed which problem. */
 const TICKET = /\b(?:ticket|issue|case|incident|bug|PR|pull request)\s*#?\s*(\d{1,7})\b/i;
-const PROBLEM_WORDS = /\b(?:error|fail(?:s|ed|ing)?|broken|break(?:s|ing)?|crash(?:es|ed|ing)?|bug|issue|problem|doesn't work|does not work|not working|won't|can't|cannot|stuck|timeout|timing out|exception|refus(?:es|ed)|denied|wrong|slow|hangs?|missing)\b/i;
+const PROBLEM_WORDS =
+  /\b(?:error|fail(?:s|ed|ing)?|broken|break(?:s|ing)?|crash(?:es|ed|ing)?|bug|issue|problem|doesn't work|does not work|not working|won't|can't|cannot|stuck|timeout|timing out|exception|refus(?:es|ed)|denied|wrong|slow|hangs?|missing|acting up|playing up|leak(?:s|ed|ing)?|(?:keeps?|kept) (?:losing|dropping|crashing|failing|restarting)|(?:show(?:s|ed|ing)?|threw|throws|display(?:s|ed|ing)?|flash(?:es|ed|ing)?)\s+(?:an?\s+)?(?:error|fault|warning|code|[A-Z]{1,3}[.-]?\d{1,4}\b))/i;
 
 /** Whether a user message describes a problem (what "that worked" refers to). */
 export function describesProblem(text: string): boolean {

@@ -45,6 +45,20 @@ function resolvePersonPronoun(sentence: string, before: readonly string[]): stri
   return person ? sentence.replace(/\b(?:him|her)\b/i, person) : sentence;
 }
 
+/**
+ * Replace "here"/"there" in a move ("I took the job in Toronto and we moved up here last week") by
+ * the last place named before it in the message ("in Toronto", "to Lisbon"): the one reading of
+ * "moved here" a message that names a single place allows. Several places, or none: unchanged.
+ */
+function resolveMovePlace(sentence: string, before: readonly string[]): string {
+  const move = /\b(?:moved|relocated)\s+(?:back\s+|over\s+|up\s+|down\s+|out\s+)?(here|there)\b/i.exec(sentence);
+  if (!move) return sentence;
+  const text = [...before, sentence.slice(0, move.index)].join(" ");
+  const places = [...text.matchAll(/\b(?:in|to|at)\s+(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){0,2})/gu)].map((m) => m[1]).filter((p) => !NOT_A_PERSON.test(p));
+  if (new Set(places).size !== 1) return sentence;
+  return `${sentence.slice(0, move.index)}${move[0].slice(0, move[0].length - move[1].length).trimEnd()} to ${places[0]}${sentence.slice(move.index + move[0].length)}`;
+}
+
 /** A lead-in asking to keep what follows: "logging this so we have it next time: …", "note to self: …". */
 const KEEP_LEAD = /\b(?:log(?:ging)? this|for next time|so (?:we|I|you) (?:have|remember) it|for (?:future )?reference|note to self|for the record|remember (?:this|that)|keep (?:this|that)|save (?:this|that))\b/i;
 /** A tail asking to keep what was just said: "I'm left-handed, so keep that in mind", "…, in case I ask again". */
@@ -95,7 +109,7 @@ export function draftsFromMessage(text: string, ctx: StatementContext): MessageD
   // A standing instruction earlier in the message makes the plain imperatives after it standing too.
   let standing = false;
   for (const [index, raw] of all.entries()) {
-    const resolved = resolvePersonPronoun(raw, [...all.slice(0, index), raw.split(/\b(?:him|her)\b/i)[0]]);
+    const resolved = resolveMovePlace(resolvePersonPronoun(raw, [...all.slice(0, index), raw.split(/\b(?:him|her)\b/i)[0]]), all.slice(0, index));
     // "remember this: …" is a request, not a lead-in: requests are read before lead-ins are cut.
     const lead = /^(?:please\s+|pls\s+|can you\s+|could you\s+)?(?:(?:don't|do not|never)\s+)?(?:remember|memori[sz]e|keep in mind|note down|forget|store|save|keep)\b/i.test(normaliseClause(resolved).text)
       ? { text: resolved, correction: false, standing: false }
@@ -140,6 +154,10 @@ export function draftsFromMessage(text: string, ctx: StatementContext): MessageD
     }
     const before = drafts.length;
     if (lead.standing) standing = true;
+    // An outcome refers to the nearest problem: one described earlier in this message ("boiler
+    // showed F.28 this morning. turned out the gas valve …") before one from an earlier message.
+    const problemHere = [...all.slice(0, index)].reverse().find(describesProblem);
+    const clauseCtx = problemHere ? { ...ctx, problem: problemHere } : ctx;
     for (const part of clauses(sentence)) {
       const { text: clause, flags } = normaliseClause(part);
       const merged = {
@@ -149,7 +167,7 @@ export function draftsFromMessage(text: string, ctx: StatementContext): MessageD
         polite: flags.polite || whole.flags.polite,
       };
       const found = parseInstruction(clause, merged) ?? parseRequestQuestion(clause, merged) ?? (standing ? parseContinuedInstruction(clause, merged) : null);
-      drafts.push(...(found ?? parseStatement(clause, merged, ctx)));
+      drafts.push(...(found ?? parseStatement(clause, merged, clauseCtx)));
       if (found?.some((d) => d.explicit && (d.kind === "procedure" || d.kind === "preference"))) standing = true;
     }
     lastSubject = drafts.slice(before).find((d) => d.subject === "employer" || d.subject === "occupation")?.subject ?? (drafts.length > before ? undefined : lastSubject);

@@ -38,7 +38,8 @@ function place(raw: string): string | undefined {
 
 /** A company or organisation name: capitalised or a known form ("a startup"), at most six words. */
 function organisation(raw: string): string | undefined {
-  const v = cutValue(raw).replace(/\s+(?:as an?|as the)\b.*$/i, "");
+  // "Acme in Berlin": the place is where the user works, not part of the name.
+  const v = cutValue(raw).replace(/\s+(?:as an?|as the)\b.*$/i, "").replace(/\s+in\s+(?:the\s+)?\p{Lu}[\p{L}'’ -]*$/u, "");
   if (v.split(/\s+/).length > 6) return undefined;
   if (/^(?:\p{Lu}|\d)/u.test(v) || /^(?:an?|the) (?:\w+ ){0,2}(?:startup|start-up|agency|bank|hospital|school|university|company|firm|consultancy|nonprofit|non-profit|NGO|government|ministry|lab)\b/i.test(v)) return v;
   return undefined;
@@ -55,17 +56,31 @@ const OCCUPATION_RE = new RegExp(`\\b(?:${OCCUPATIONS})s?$`, "i");
  */
 function occupationDrafts(phrase: string, base: number, extra: Partial<Draft>): Draft[] | null {
   const m = /^(.+?)\s+(?:at|for|with)\s+(.+)$/i.exec(phrase);
-  const role = cutValue(m ? m[1] : phrase);
-  const head = role
-    .replace(/\s+(?:on|in)\s+(?:the\s+)?[\w&+ -]{1,40}?\s+(?:team|department|group|squad|unit|ward)$/i, "")
-    .replace(/\s+in\s+\p{Lu}[\p{L}'’ -]*$/u, "");
+  let role = cutValue(m ? m[1] : phrase);
+  // "an editor in Edinburgh": the place is where the user works, not part of the role.
+  const where = /\s+in\s+(\p{Lu}[\p{L}'’ -]*)$/u.exec(role);
+  if (where) role = role.slice(0, where.index);
+  const head = role.replace(/\s+(?:on|in)\s+(?:the\s+)?[\w&+ -]{1,40}?\s+(?:team|department|group|squad|unit|ward)$/i, "");
   if (!OCCUPATION_RE.test(head) || role.split(/\s+/).length > 10) return null;
   const detail = roleDetail(phrase);
   const drafts = [fact(`User is ${/^(?:an?|the)\s/i.test(role) ? role : `a ${role}`}${detail ? ` (${detail})` : ""}`, base, "occupation", extra)];
   const org = m ? organisation(m[2]) : undefined;
   if (org) drafts.push(fact(`User works at ${org}`, base, "employer", extra));
+  const workPlace = where ? place(where[1]) : undefined;
+  if (workPlace) drafts.push(fact(`User works in ${workPlace}`, base, "location.work", extra));
   return drafts;
 }
+
+/** "Farfetch as a data analyst" → the role after "as", as an occupation draft (the organisation is read apart). */
+function roleAfterAs(raw: string, base: number, extra: Partial<Draft>): Draft[] {
+  const m = /\s+as\s+((?:an?|the)\s+.+)$/i.exec(raw);
+  if (!m) return [];
+  return (occupationDrafts(m[1], base, extra) ?? []).filter((d) => d.subject === "occupation");
+}
+
+/** Businesses a person runs for a living ("I run a small pottery studio"), as opposed to a book club or a team. */
+const BUSINESS =
+  /\b(?:studio|shop|store|boutique|business|company|startup|start-up|agency|bakery|caf[eé]|coffee shop|restaurant|bistro|bar|pub|brewery|winery|firm|practice|clinic|salon|consultancy|gallery|farm|hotel|guesthouse|B&B|garage|workshop|label|nursery|school|franchise|online shop|e-?shop|food truck)\b/i;
 
 /** What follows the first comma of a role phrase, when it describes the work ("mostly night shifts", "Portuguese to English"). */
 function roleDetail(phrase: string): string | undefined {
@@ -102,6 +117,19 @@ function likeObject(raw: string): string | undefined {
 }
 
 const DIETS = "vegetarian|vegan|pescatarian|pescetarian|flexitarian|keto|paleo|gluten-free|dairy-free|teetotal|teetotaller|teetotaler|halal|kosher";
+
+/**
+ * "I'm planning a week in Crete", "we're going to Lisbon in May", "my boyfriend Tobias and I are
+ * flying to Kyoto": the user (alone, "we", or with a named companion) and the rest of the clause.
+ */
+const TRIP_PLAN =
+  /^(?:(?:my\s+(?<rel>[a-z]+)\s+)?(?<name>\p{Lu}[\p{L}'’-]+)\s+and\s+I|I|we)(?:'re|'m|\s+are|\s+am)\s+(?:still\s+|also\s+|now\s+)?(?:planning|going|heading|flying|driving|travel(?:l)?ing|off)\s+(?<rest>.+)$/iu;
+/** The destination: "to Crete", "in Crete", "a week in the Azores". */
+const TRIP_PLACE = /\b(?:to|in)\s+((?:the\s+)?\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){0,2})/u;
+const MONTH_OR_SEASON = /^(?:January|February|March|April|May|June|July|August|September|October|November|December|Spring|Summer|Autumn|Fall|Winter|Easter|Christmas)$/i;
+const TRIP_WHEN = /\b(?:in|this|next)\s+((?:early\s+|late\s+|mid-)?(?:January|February|March|April|May|June|July|August|September|October|November|December|spring|summer|autumn|fall|winter))\b/i;
+/** "with my friend Ana", "with Ana". */
+const TRIP_COMPANION = /\bwith\s+(?:my\s+([a-z]+)\s+)?(\p{Lu}[\p{L}'’-]+)/u;
 
 /** Statement rules, most specific first. Each returns drafts, or null when it does not apply. */
 const STATEMENT_RULES: Rule[] = [
@@ -160,6 +188,24 @@ const STATEMENT_RULES: Rule[] = [
     const p = m && place(m[1] ?? m[2]);
     return p ? [fact(`User is from ${p}`, 0.85, "location.origin")] : null;
   },
+  // --- a trip the user is planning: durable for weeks ("a week in Crete in June"), unlike "this week"
+  (c) => {
+    if (ONE_OFF.test(c)) return null;
+    const m = TRIP_PLAN.exec(c);
+    if (!m?.groups) return null;
+    const where = TRIP_PLACE.exec(m.groups.rest);
+    const p = where && place(where[1]);
+    if (!p || MONTH_OR_SEASON.test(p)) return null;
+    const when = TRIP_WHEN.exec(m.groups.rest)?.[1];
+    const companion = m.groups.name
+      ? `${m.groups.rel ? `their ${m.groups.rel.toLowerCase()} ` : ""}${m.groups.name}`
+      : (() => {
+          const w = TRIP_COMPANION.exec(m.groups.rest);
+          return w ? `${w[1] ? `their ${w[1].toLowerCase()} ` : ""}${w[2]}` : undefined;
+        })();
+    const text = `User is planning a trip to ${p}${when ? ` in ${when.replace(/\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/i, (x) => x[0].toUpperCase() + x.slice(1).toLowerCase())}` : ""}${companion ? ` with ${companion}` : ""}`;
+    return [fact(text, 0.8, `plan.trip.${p.toLowerCase()}`)];
+  },
   // --- work
   (c, f) => {
     const m = /^I(?:\s+(?:currently|now|still))?\s+work\s+as\s+(.+)$/i.exec(c);
@@ -171,7 +217,15 @@ const STATEMENT_RULES: Rule[] = [
     if (!m) return null;
     if (/^myself\b/i.test(m[1])) return [fact("User is self-employed", 0.9, "employer")];
     const org = organisation(m[1]);
-    return org ? [fact(`User works at ${org}`, 0.9, "employer", f.correction ? { correction: true } : {})] : null;
+    if (!org) return null;
+    const extra = f.correction ? { correction: true } : {};
+    const where = /\s+in\s+((?:the\s+)?\p{Lu}[\p{L}'’ -]*)$/u.exec(cutValue(m[1]));
+    const workPlace = where ? place(where[1]) : undefined;
+    return [
+      fact(`User works at ${org}`, 0.9, "employer", extra),
+      ...roleAfterAs(m[1], 0.9, extra),
+      ...(workPlace ? [fact(`User works in ${workPlace}`, 0.85, "location.work", extra)] : []),
+    ];
   },
   (c) => {
     const m = /^I(?:\s+(?:currently|now|still))?\s+work\s+in\s+(.+)$/i.exec(c);
@@ -184,7 +238,8 @@ const STATEMENT_RULES: Rule[] = [
   (c) => {
     const m = /^I(?:'ve| have)?\s*(?:just\s+|recently\s+)?(?:started|joined|started working|started a new job|got a (?:new )?job)\s+(?:at|with|for)?\s*(.+)$/i.exec(c);
     const org = m && organisation(m[1]);
-    return org && !/^(?:the|a|an)\s+(?:meeting|call|project|team|course|class)\b/i.test(org) ? [fact(`User works at ${org}`, 0.9, "employer", { correction: true })] : null;
+    if (!org || /^(?:the|a|an)\s+(?:meeting|call|project|team|course|class)\b/i.test(org)) return null;
+    return [fact(`User works at ${org}`, 0.9, "employer", { correction: true }), ...roleAfterAs(m![1], 0.9, { correction: true })];
   },
   (c) => {
     const m = /^I(?:'ve| have)?\s*(?:just\s+)?(?:quit|left)\s+my\s+(?:job|position|role)\s+(?:at|with)\s+(.+)$|^I no longer work (?:at|for)\s+(.+?)(?:\s+(?:anymore|any more))?$|^I (?:don't|do not) work (?:at|for)\s+(.+?)\s+(?:anymore|any more)$/i.exec(c);
@@ -250,10 +305,9 @@ const STATEMENT_RULES: Rule[] = [
     const name = on ? on[1] : up![2];
     const rest = on ? on[3] : up![4];
     const extra = up ? { correction: true } : {};
-    const drafts = [fact(`User is on the ${name} ${on ? on[2] : up![3]}`, 0.9, "plan", extra)];
+    // The seat count belongs to the plan: one value, so an upgrade replaces both ("Business (12 seats)").
     const seats = /\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(seats?|users?|licen[cs]es?)\b/i.exec(rest);
-    if (seats) drafts.push(fact(`User's plan has ${seats[1]} ${seats[2].toLowerCase()}`, 0.85, "plan.seats", extra));
-    return drafts;
+    return [fact(`User is on the ${name} ${on ? on[2] : up![3]}${seats ? ` (${seats[1]} ${seats[2].toLowerCase()})` : ""}`, 0.9, "plan", extra)];
   },
   // --- diet, allergies, family, age
   (c) => {
@@ -319,10 +373,19 @@ const STATEMENT_RULES: Rule[] = [
     return what && !DEICTIC_OBJECT.test(what) && what.split(/\s+/).length <= 14 ? [fact(`User plays ${toThirdPerson(what, { atStart: false })}`, 0.8)] : null;
   },
   (c) => {
-    const m = /^(?:I|we)\s+(?:run|own|manage|co-own|founded|started|head|lead)\s+((?:an?|my|our)\s+.+|[a-z]+(?:\s+[a-z]+)?\s+(?:at|for|in)\s+\p{Lu}.+)$/iu.exec(c);
+    const m = /^(?:I|we)\s+(run|own|manage|co-own|founded|started|head|lead)\s+((?:an?|my|our)\s+.+|[a-z]+(?:\s+[a-z]+)?\s+(?:at|for|in)\s+\p{Lu}.+)$/iu.exec(c);
     if (!m || ONE_OFF.test(c)) return null;
-    const what = cutValue(m[1]);
-    return what && what.split(/\s+/).length <= 10 ? [fact(`User runs ${toThirdPerson(what, { atStart: false }).replace(/^our\b/i, "their")}`, 0.85)] : null;
+    const what = cutValue(m[2]);
+    if (!what || what.split(/\s+/).length > 10) return null;
+    // "I run people ops at Eventco": a function at an organisation is the user's job, and their employer.
+    const job = /^([a-z]+(?:\s+[a-z]+)?)\s+(?:at|for)\s+(\p{Lu}.+)$/u.exec(what);
+    const org = job && organisation(job[2]);
+    if (job && org && /^(?:run|head|lead|manage)$/i.test(m[1])) {
+      return [fact(`User ${thirdPersonVerb(m[1].toLowerCase())} ${job[1]}`, 0.85, "occupation"), fact(`User works at ${org}`, 0.85, "employer")];
+    }
+    // Running or owning a business is what the user does for a living: their occupation.
+    const living = /^(?:run|own|co-own|founded|started)$/i.test(m[1]) && /^(?:an?|my|our)\s/i.test(what) && BUSINESS.test(what);
+    return [fact(`User runs ${toThirdPerson(what, { atStart: false }).replace(/^our\b/i, "their")}`, 0.85, living ? "occupation" : undefined)];
   },
   (c) => {
     const m = /^I(?:'ve| have)?\s*(?:just\s+)?(?:took|taken|got|accepted|started|landed)\s+(?:a|the|my|this)\s+(?:new\s+)?(?:job|position|role)\s+(in|at|with)\s+(.+)$/i.exec(c);

@@ -47,7 +47,7 @@ const IMPERATIVE_AFTER_SO = "(?:please\\s+)?(?:give|use|answer|reply|respond|wri
 export function clauses(sentence: string): string[] {
   const pieces = sentence.split(new RegExp(`\\s+[—–]\\s+|\\s+-\\s+|,?\\s+so\\s+(?=${IMPERATIVE_AFTER_SO}\\b)|,?\\s+(?:and|also|plus)\\s+(?=(?:please\\s+)?(?:keep|make|add|always|never|don't|do not)\\b)`, "i"));
   return pieces.flatMap((piece) => {
-    const parts = piece.split(/,\s+(?=(?:the|my)\s+(?:fix|solution|workaround|trick|culprit|root cause|cause)\s+(?:was|is|turned out)\b)|,?\s+(?:and|but|and also|plus|so|because)\s+(?=(?:I|I'm|I've|I'd|my)\b)|,\s+(?=(?:I|I'm|I've|my)\s)|,\s+(?=(?:what|what's|how|where|when|why|who|which|can|could|would|do|does|is|are|any|anything)\b)|,?\s+(?:and|but)\s+(?=(?:work|live|prefer|like|love|hate|speak|use|am|have|moved|started|joined|study|don't|do not|no longer|never|always)\b)/);
+    const parts = piece.split(/,\s+(?=(?:the|my)\s+(?:fix|solution|workaround|trick|culprit|root cause|cause)\s+(?:was|is|turned out)\b)|,?\s+(?:and|but|and also|plus|so|because)\s+(?=(?:I|I'm|I've|I'd|my|we|we're|we've)\b)|,\s+(?=(?:I|I'm|I've|my)\s)|,\s+(?=(?:what|what's|how|where|when|why|who|which|can|could|would|do|does|is|are|any|anything)\b)|,?\s+(?:and|but)\s+(?=(?:work|live|prefer|like|love|hate|speak|use|am|have|moved|started|joined|study|don't|do not|no longer|never|always)\b)/);
     return parts.map((p, i) => (i > 0 && new RegExp(`^${VERB_AFTER_AND}\\b`).test(p) ? `I ${p}` : p)).map((p) => p.trim()).filter(Boolean);
   });
 }
@@ -156,6 +156,8 @@ export function toThirdPerson(fragment: string, { atStart = true } = {}): string
     .replace(/\bI(?:'ll)\b/g, "they will")
     .replace(/\bI\b/g, "they")
     .replace(/\bmy\b/gi, "their")
+    // "our company offsite" is the user's (and their team's): "their company offsite".
+    .replace(/\bour\b/gi, "their")
     .replace(/\bmine\b/gi, "theirs")
     .replace(/\bmyself\b/gi, "themselves")
     .replace(/\bme\b/gi, "them");

@@ -128,7 +128,39 @@ export const PASSWORD_DETECTORS: Detector[] = [
   ),
   // "passcode 4821", "PIN is 0711", "pin: 1234" — PINs only count when the value is digits.
   regexDetector("pin_code", "password", /\b(?:PIN|pin code|PIN number|passcode|unlock code|door code|alarm code)\b\s*(?:is|was|=|:)?\s*(\d{4,8})\b/gi, undefined, 1),
+  // "password Pinguin6388?" (a list: "network GuestNet, password …") — no "is" or ":", so the value
+  // must look like a password itself (letters mixed with digits or symbols, or a number).
+  regexDetector("password_bare_value", "password", new RegExp(`\\b${PASSWORD_WORDS}\\s+["'\`“‘]?([^\\s"'\`”’,;]{4,})`, "gi"), (m) => passwordLikeValue(m[1]), 1),
+  // "I changed my Netflix password to Marmelade6402", "set the wifi password to …".
+  regexDetector(
+    "password_changed_to",
+    "password",
+    new RegExp(`\\b(?:chang(?:e|es|ed|ing)|set(?:s|ting)?|reset(?:s|ting)?|updat(?:e|es|ed|ing)|switch(?:ed|es|ing)?|made)\\s+(?:[\\w'’.@-]+\\s+){0,4}?${PASSWORD_WORDS}\\s+(?:to|into|as)\\s+["'\`“‘]?([^\\s"'\`”’,;]{4,})`, "gi"),
+    (m) => passwordLikeValue(m[1]),
+    1,
+  ),
+  // Codes of a place or device, with what they open in between: "the alarm code for the office is
+  // 5318", "gate code to the garage: 4471", "the safe combination is 2208".
+  regexDetector(
+    "access_code_for",
+    "password",
+    /\b(?:PIN|pin code|passcode|unlock code|door code|alarm code|gate code|garage code|safe code|lock code|locker code|keypad code|entry code|access code|security code|(?:safe|lock|locker|padlock) combination)\b(?:\s+(?:for|to|of|on|at)\s+(?:the\s+|my\s+|our\s+|their\s+|his\s+|her\s+)?[\w.@'’-]+(?:\s[\w.@'’-]+){0,3}?)?\s*(?:is|was|=|:)?\s*(\d{4,8})\b/gi,
+    undefined,
+    1,
+  ),
 ];
+
+/**
+ * A value that reads as a password, not a word: letters with digits or symbols (6+ characters), or
+ * a number of 4–12 digits — and not an address, a placeholder or a word of talk about passwords.
+ */
+function passwordLikeValue(raw: string): boolean {
+  const value = raw.replace(/[.,;:!?)\]]+$/, "");
+  if (!looksLikeSecretValue(value) || /^(?:https?:|www\.)/i.test(value) || value.includes("@")) return false;
+  if (/^\d{4,12}$/.test(value)) return true;
+  const letters = /\p{L}/u.test(value);
+  return letters && value.length >= 6 && (/\d/.test(value) || /[!#$%^&*_+=~?|\\<>]/.test(value));
+}
 
 /**
  * Generic "<secret word> is <value>" and `key=value` assignments: the value must look like a

@@ -116,6 +116,9 @@ const RELIGION = [
 ];
 
 const ORIENTATIONS = "gay|lesbian|bisexual|bi(?![-/])|queer|homosexual|asexual|pansexual|demisexual|transgender|trans(?![-/])|non-?binary|genderqueer|genderfluid|intersex";
+/** A partner, and what two partners both being makes a same-sex couple. */
+const PARTNER = "(?:husband|boyfriend|wife|girlfriend|partner|spouse|fianc[ée]e?)";
+const SAME_SEX = "(?:men|women|guys|girls|male|female|gay|lesbians?)\\b";
 const SEXUAL_ORIENTATION = [
   `${WHO}\\s+(?:an?\\s+)?(?:openly\\s+|proudly\\s+)?(?:${ORIENTATIONS})\\b`,
   `\\b(?:identif(?:y|ies|ied) as|came out(?: as)?|coming out(?: as)?|out as)\\s+(?:an?\\s+)?(?:${ORIENTATIONS})\\b`,
@@ -124,6 +127,11 @@ const SEXUAL_ORIENTATION = [
   `\\bsex life\\b`,
   `\\b(?:my|their|his|her|user's) (?:gender (?:transition|identity)|transition)\\b`,
   `\\b(?:member of|part of) the LGBTQ(?:IA)?\\+? community\\b`,
+  // Said through the partner: "my husband and I are both men", "we're a lesbian couple".
+  `\\b(?:my|our|their|his|her|(?:the )?user[’']s)\\s+${PARTNER}\\s+and\\s+(?:I|they|he|she|we|(?:the )?user)\\s+are\\s+both\\s+${SAME_SEX}`,
+  `\\b(?:I|they|he|she|we|(?:the )?user)\\s+and\\s+(?:my|our|their|his|her)\\s+${PARTNER}\\s+are\\s+both\\s+${SAME_SEX}`,
+  `\\b(?:we(?:'re|’re| are)|as)\\s+(?:an?\\s+)?(?:gay|lesbian|queer|same[- ]sex)\\s+couple\\b`,
+  `\\bsame[- ]sex\\s+(?:couple|partner|spouse|marriage|relationship|wedding|parents)\\b`,
 ];
 
 const PARTIES =
@@ -138,6 +146,16 @@ const POLITICAL = [
   `\\bpolitically\\s+(?:left|right|conservative|liberal|progressive|active)\\b`,
 ];
 
+/**
+ * Supporting, backing, funding or campaigning for a party named by its (capitalised) name:
+ * "I support the Social Democrats", "we donate to the Green Party", "she campaigned for the
+ * Christian Democrats". Case-sensitive on the name, so "supports the greens on the course" stays.
+ */
+const POLITICAL_SUPPORT =
+  "\\b(?:I|[Uu]ser|[Tt]he user|[Tt]hey|[Hh]e|[Ss]he|[Ww]e)\\s+(?:(?:[Ss]trongly|[Rr]eally|[Aa]lways|[Aa]ctively|[Pp]roudly|[Ss]till|[Oo]penly)\\s+)?" +
+  "(?:[Ss]upport(?:s|ed)?|[Bb]ack(?:s|ed)?|[Oo]ppose(?:s|d)?|[Dd]onate(?:s|d)?\\s+to|[Cc]ampaign(?:s|ed)?\\s+for|[Vv]olunteer(?:s|ed)?\\s+for|[Cc]anvass(?:es|ed)?\\s+for|[Vv]ote(?:s|d)?\\s+for)" +
+  "\\s+(?:the\\s+)?(?:[A-Z][\\w'’-]+\\s+){0,2}(?:Democrats|Republicans|Socialists|Liberals|Conservatives|Greens|Libertarians|Communists|Labour|Tories|Party)\\b(?!\\s+[A-Z])";
+
 const ETHNICITIES =
   "Black|White|Hispanic|Latin[oax]|Latine|Asian|Asian[- ]American|African[- ]American|Arab|Roma|Romani|Sinti|Indigenous|Aboriginal|First Nations|Native American|Pacific Islander|biracial|multiracial|mixed[- ]race|Caucasian|Kurdish|Uyghur|Tamil|Berber|Amazigh|Māori|Maori|Inuit|Sámi|Sami|Romany|Traveller";
 const ETHNICITY = [
@@ -145,6 +163,14 @@ const ETHNICITY = [
   `\\b(?:my|their|his|her|user's|the user's)\\s+(?:ethnicity|ethnic (?:background|origin|group|identity)|racial (?:background|identity)|race\\/ethnicity)\\b`,
   `\\bof\\s+(?:[A-Z][a-z]+(?:[- ][A-Z][a-z]+)?)\\s+(?:descent|ethnicity|ethnic origin|ancestry)\\b`,
   `\\b(?:ethnically|racially)\\s+[A-Za-z]+`,
+  // "as a Black woman …", "being an Asian student here …".
+  `\\b(?:as|being)\\s+an?\\s+(?:${ETHNICITIES})\\s+(?:wom[ae]n|m[ae]n|person|mother|mom|mum|father|dad|parent|girl|boy|guy|lady|student|immigrant|family|kid|child|teenager|professional)\\b`,
+];
+
+/** Mixed heritage by (capitalised) origin: "I'm half Korean, half Mexican", "she is part Cherokee". Case-sensitive. */
+const MIXED_HERITAGE = [
+  "(?:\\bI'm|\\bI’m|\\bI am|\\b[Uu]ser is|\\b[Tt]hey(?:'re| are)|\\b[Hh]e(?:'s| is)|\\b[Ss]he(?:'s| is))\\s+(?:half|part|a quarter|one[- ]quarter)[- ][A-Z][a-z]+",
+  "\\bhalf[- ][A-Z][a-z]+,?\\s+(?:and\\s+)?half[- ][A-Z][a-z]+",
 ];
 
 const UNIONS = "Teamsters|UNISON|Unite|GMB|UAW|SEIU|AFL-CIO|IG Metall|ver\\.di|Verdi|NEA|AFT|CGT|CFDT|FO|CCOO|UGT|FNV|Unia|NUT|NEU|RMT|PCS|CWU|USW|IBEW";
@@ -181,6 +207,8 @@ export const SPECIAL_CATEGORY_DETECTORS: Detector[] = [
   regexDetector("religion", "religion", [...rx(RELIGION), /\b(?:[Aa]n?|[Dd]evout|[Pp]racti[cs]ing)\s+Christians?\b(?!\s+[A-Z])/g]),
   regexDetector("sexual_orientation", "sexual_orientation", rx(SEXUAL_ORIENTATION)),
   regexDetector("political_opinion", "political_opinion", rx(POLITICAL)),
+  regexDetector("political_support", "political_opinion", new RegExp(POLITICAL_SUPPORT, "g")),
   regexDetector("ethnicity", "ethnicity", rx(ETHNICITY)),
+  regexDetector("mixed_heritage", "ethnicity", rx(MIXED_HERITAGE, "g")),
   regexDetector("trade_union", "trade_union", [...rx(TRADE_UNION.slice(0, 4)), ...rx(TRADE_UNION.slice(4), "g")]),
 ];

@@ -9,7 +9,7 @@ import type { Memory, MemoryPatch, NewMemory } from "../../store/types.js";
 import type { MemoryCandidate } from "../candidate.js";
 import { deterministicMemoryId } from "./deterministic-id.js";
 import { findSlotMemories, linkSuperseded } from "./memory-lookups.js";
-import { profileFieldFor } from "./profile-fields.js";
+import { profileFieldFor, type ProfileFieldMapping } from "./profile-fields.js";
 import { containsAll, coreTerms, isNegated, normaliseStatement, sameTerms } from "./statement-match.js";
 import { changeSourceOf, originOf, runIdOf, type WriteRun } from "./write-run.js";
 import { staleTerms, withdrawFromSessions } from "../../sessions/withdrawn-statements.js";
@@ -24,15 +24,23 @@ export function slotKinds(kind: MemoryKind): MemoryKind[] {
 export async function applyAdd(run: WriteRun, c: MemoryCandidate): Promise<void> {
   const rules = run.targets.rules;
   if (c.kind === "procedure" && rules) {
-    // Procedures are proposed: a rule reaches the prompt once approved (below: by the user who stated it).
-    const { id, created } = await rules.propose(run.attribution.scope, { text: c.text, source: c.explicit ? "feedback" : "learned", origin: changeSourceOf(run, c) });
-    if (created) run.report.rulesProposed++;
+    // Procedures are proposed: a rule reaches the prompt once approved.
+    const proposed = await rules.propose(run.attribution.scope, { text: c.text, source: c.explicit ? "feedback" : "learned", origin: changeSourceOf(run, c) });
+    if (proposed.created) run.report.rulesProposed++;
     else run.report.deduped++;
-    // A standing instruction the user gave in their own words needs no second review: they are its reviewer.
-    if (c.explicit && c.source === "user" && run.attribution.writer === "extraction" && run.policy.approveStatedRules && rules.approve) {
-      await rules.approve(run.attribution.scope, id, { reviewer: "user" });
+    // A standing instruction the user gave in their own words (not one inferred, nor a tool's).
+    const stated = c.explicit === true && c.source === "user" && run.attribution.writer === "extraction";
+    if (!stated || proposed.state === "approved") return;
+    if (run.policy.approveStatedRules && rules.approve) {
+      // The app lets the user be the reviewer of what they stated.
+      await rules.approve(run.attribution.scope, proposed.id, { reviewer: "user" });
       run.report.rulesApproved++;
+      return;
     }
+    // Awaiting review, the rule reaches no prompt: keep what the user asked for as a preference
+    // (retrieved like any other) that points at the rule; the rule store deletes it once the rule is
+    // approved or revoked, so it is never rendered beside its rule.
+    await writeMemory(run, { ...c, kind: "preference" }, { ruleId: proposed.id });
     return;
   }
   if (await writeProfileField(run, c)) return;
@@ -45,9 +53,12 @@ async function writeProfileField(run: WriteRun, c: MemoryCandidate): Promise<boo
   if (!profile || (c.kind !== "fact" && c.kind !== "preference")) return false;
   const mapping = profileFieldFor(c.subject, profile.fields, run.mappings);
   if (!mapping) return false;
-  const value = mapping.parse(c.text);
-  if (value === undefined || value === null || value === "") return false;
   const scope = run.attribution.scope;
+  const value = mapping.parse(c.text);
+  if (value === undefined || value === null || value === "") {
+    await removeDeniedField(run, c, mapping);
+    return false;
+  }
   try {
     await profile.applyPatch(scope, { [mapping.field]: value }, changeSourceOf(run, c));
   } catch (err) {
@@ -66,7 +77,23 @@ async function writeProfileField(run: WriteRun, c: MemoryCandidate): Promise<boo
   return true;
 }
 
-async function writeMemory(run: WriteRun, c: MemoryCandidate): Promise<void> {
+/** Add (or collapse into, or supersede with) a memory; `extra` goes into the memory's metadata. */
+/**
+ * "I don't work at Acme any more" while the profile says Acme: the field goes (the statement itself
+ * is still kept as a memory by the caller). Needs a profile target that can read the document.
+ */
+async function removeDeniedField(run: WriteRun, c: MemoryCandidate, mapping: ProfileFieldMapping): Promise<void> {
+  const profile = run.targets.profile;
+  const deniedValue = mapping.denies?.(c.text);
+  if (!profile?.getDocument || !deniedValue) return;
+  const scope = run.attribution.scope;
+  const current = (await profile.getDocument(scope))?.[mapping.field];
+  if (typeof current !== "string" || current.trim().toLowerCase() !== deniedValue.trim().toLowerCase()) return;
+  await profile.applyPatch(scope, { [mapping.field]: null }, changeSourceOf(run, c));
+  run.report.profileFieldsChanged++;
+}
+
+async function writeMemory(run: WriteRun, c: MemoryCandidate, extra: Record<string, unknown> = {}): Promise<void> {
   const { store, db, report, policy } = run;
   const { scope, writer, threadId } = run.attribution;
   const id = deterministicMemoryId([scope.tenantId, scope.userId, writer, threadId, c.sourceMessageId, c.kind, normaliseStatement(c.text)]);
@@ -88,30 +115,30 @@ async function writeMemory(run: WriteRun, c: MemoryCandidate): Promise<void> {
   if (c.subject && c.subject !== "*") {
     const slot = await findSlotMemories(db, scope, c.subject, slotKinds(c.kind), { now: run.now });
     const duplicate = slot.find(sameStatement);
-    if (duplicate) return collapse(run, duplicate, c);
+    if (duplicate) return collapse(run, duplicate, c, extra);
     // A new value replaces the slot's old one ("moved to Lisbon" → "lives in Berlin"). A negation
     // replaces only the value it negates: "no longer works at Acme" leaves "works at Spotify" alone.
     const replaced = negated ? slot.filter((m) => !isNegated(m.text) && containsAll(coreTerms(m.text), terms)) : slot;
-    if (replaced.length > 0) return supersede(run, c, id, vector, replaced);
+    if (replaced.length > 0) return supersede(run, c, id, vector, replaced, extra);
   }
 
   const compatible = (m: Memory) => !(typeof m.metadata.subject === "string" && c.subject && m.metadata.subject !== c.subject);
   const best = near[0];
   if (best && best.similarity >= policy.dedupeThreshold && isNegated(best.memory.text) === negated && compatible(best.memory)) {
-    return collapse(run, best.memory, c);
+    return collapse(run, best.memory, c, extra);
   }
   // A correction without a slot: the negation of a stored statement (or its reversal) replaces it,
   // "User no longer likes ramen." → "User likes ramen.". Same content words, opposite polarity.
   const opposite = near.find((n) => isNegated(n.memory.text) !== negated && sameTerms(coreTerms(n.memory.text), terms) && compatible(n.memory));
-  if (opposite) return supersede(run, c, id, vector, [opposite.memory]);
+  if (opposite) return supersede(run, c, id, vector, [opposite.memory], extra);
 
-  const created = await store.add(scope, newMemory(run, c, id, vector));
+  const created = await store.add(scope, newMemory(run, c, id, vector, extra));
   report.added++;
   report.memoryIds.push(created.id);
 }
 
-/** The candidate says what a stored memory says: refresh it (confidence, last seen, episode TTL) instead of adding a row. */
-async function collapse(run: WriteRun, m: Memory, c: MemoryCandidate): Promise<void> {
+/** The candidate says what a stored memory says: refresh it (confidence, last seen, episode TTL, archived) instead of adding a row. */
+async function collapse(run: WriteRun, m: Memory, c: MemoryCandidate, extra: Record<string, unknown> = {}): Promise<void> {
   const { report } = run;
   report.deduped++;
   report.memoryIds.push(m.id);
@@ -122,6 +149,7 @@ async function collapse(run: WriteRun, m: Memory, c: MemoryCandidate): Promise<v
     confidence: Math.max(m.confidence, c.confidence),
     metadata: {
       ...meta,
+      ...extra,
       ...(c.subject && c.subject !== "*" && typeof meta.subject !== "string" ? { subject: c.subject } : {}),
       seenCount: (typeof meta.seenCount === "number" ? meta.seenCount : 1) + 1,
       lastSeenAt: run.now.toISOString(),
@@ -132,12 +160,14 @@ async function collapse(run: WriteRun, m: Memory, c: MemoryCandidate): Promise<v
     const renewed = new Date(run.now.getTime() + run.policy.episodeTtlDays * DAY_MS);
     if (!m.expiresAt || m.expiresAt < renewed) patch.expiresAt = renewed;
   }
+  // Said again, it is in use again: an archived memory comes back.
+  if (m.archivedAt) patch.archived = false;
   await run.store.update(run.attribution.scope, m.id, patch);
 }
 
-async function supersede(run: WriteRun, c: MemoryCandidate, id: string, vector: number[], replaced: Memory[]): Promise<void> {
+async function supersede(run: WriteRun, c: MemoryCandidate, id: string, vector: number[], replaced: Memory[], extra: Record<string, unknown> = {}): Promise<void> {
   const scope = run.attribution.scope;
-  const { current } = await run.store.supersede(scope, replaced[0].id, newMemory(run, c, id, vector));
+  const { current } = await run.store.supersede(scope, replaced[0].id, newMemory(run, c, id, vector, extra));
   await linkSuperseded(run.db, scope, replaced.slice(1).map((m) => m.id), current.id);
   run.report.superseded++;
   run.report.memoryIds.push(current.id);
@@ -152,7 +182,7 @@ async function withdrawStale(run: WriteRun, replaced: readonly Memory[], current
   }
 }
 
-function newMemory(run: WriteRun, c: MemoryCandidate, id: string, vector: number[]): NewMemory {
+function newMemory(run: WriteRun, c: MemoryCandidate, id: string, vector: number[], extra: Record<string, unknown> = {}): NewMemory {
   const createdAt = run.createdAtOf?.(c);
   return {
     id,
@@ -172,6 +202,7 @@ function newMemory(run: WriteRun, c: MemoryCandidate, id: string, vector: number
       ...(run.attribution.jobId != null ? { jobId: run.attribution.jobId } : {}),
       seenCount: 1,
       lastSeenFrom: `${run.attribution.threadId ?? ""}/${c.sourceMessageId}`,
+      ...extra,
     },
   };
 }

@@ -13,6 +13,11 @@ export interface ProfileFieldMapping {
   field: string;
   /** The value in a candidate's sentence, or undefined when the sentence does not give one clearly. */
   parse(text: string): unknown;
+  /**
+   * The value a candidate's sentence says is no longer true ("User no longer works at Acme." →
+   * "Acme"): the field is removed when it holds that value.
+   */
+  denies?(text: string): string | undefined;
 }
 
 const LANGUAGE_RE = new RegExp(`\\b(${LANGUAGES})\\b`, "i");
@@ -61,20 +66,79 @@ function languageValue(text: string): string | undefined {
   return m[1][0].toUpperCase() + m[1].slice(1).toLowerCase();
 }
 
+/** "User is on the Growth plan (12 seats)." → "Growth (12 seats)": the plan, with its seat count when stated. */
 function planValue(text: string): string | undefined {
   const m = /\b(?:on|has|uses|have|pays for|subscribed to)\s+(?:the|a|an)\s+([\p{L}\d+-]+(?:\s[\p{L}\d+-]+)?)\s+(?:plan|tier|subscription)\b/iu.exec(text) ?? /\bplan is\s+(?:the\s+)?([\p{L}\d+-]+)/iu.exec(text);
-  return m ? m[1] : undefined;
+  if (!m) return undefined;
+  const seats = /\((\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) (seats?|users?|licen[cs]es?)\)/i.exec(text);
+  return seats ? `${m[1]} (${seats[1]} ${seats[2].toLowerCase()})` : m[1];
+}
+
+/** The statement denies its value ("User no longer works at Acme"): no value to set. */
+const NEGATED = /\b(?:no longer|not|never|isn't|doesn't|does not)\b/i;
+
+/** Strip a leading article and the final full stop: "a paediatric nurse." → "paediatric nurse". */
+function bare(v: string): string {
+  return v.replace(/^(?:an?|the)\s+/i, "").replace(/[\s.!]+$/u, "").trim();
 }
 
 /**
- * The default mappings, for the default profile fields (name, timezone, units, language, plan).
- * Pass your own to `profileFields` for another schema.
+ * "User is a paediatric nurse (mostly night shifts).", "User works as a translator.", "User's job
+ * title is Staff Engineer.", "User is retired." → the role, with its detail in brackets; "User runs
+ * a small pottery studio." → "runs a small pottery studio".
+ */
+function occupationValue(text: string): string | undefined {
+  if (NEGATED.test(text)) return undefined;
+  const t = text.trim();
+  // "User runs a small pottery studio in Galway." keeps its verb: "runs a small pottery studio in Galway".
+  const runs = /^User ((?:runs|owns|co-owns|founded|started|heads|leads|manages)\s+.+)$/i.exec(t);
+  if (runs) return runs[1].replace(/[\s.!]+$/u, "");
+  const m = /^User (?:is|works as)\s+(.+)$/i.exec(t) ?? /^User's (?:job title|job|role|title|occupation|profession) is\s+(.+)$/i.exec(t);
+  if (!m) return undefined;
+  const v = bare(m[1]);
+  return v === "" || v.length > 300 ? undefined : v;
+}
+
+/** "User works at Stripe.", "User's employer is Acme.", "User is self-employed." → the organisation. */
+function employerValue(text: string): string | undefined {
+  if (NEGATED.test(text)) return undefined;
+  const t = text.trim();
+  if (/^User is self-employed\b/i.test(t)) return "self-employed";
+  const m = /^User works (?:at|for)\s+(.+)$/i.exec(t) ?? /^User's (?:employer|company) is\s+(.+)$/i.exec(t);
+  if (!m) return undefined;
+  const v = bare(m[1]);
+  return v === "" || v.length > 200 ? undefined : v;
+}
+
+/** "User lives in Lisbon (moved there).", "User is based in Toronto.", "User's home city is Leeds." → the place. */
+function locationValue(text: string): string | undefined {
+  if (NEGATED.test(text)) return undefined;
+  const m = /^User (?:lives in|is based in)\s+(.+?)(?:\s+\(moved there\))?[.!]?$/i.exec(text.trim()) ?? /^User's (?:home city|city) is\s+(.+?)[.!]?$/i.exec(text.trim());
+  if (!m) return undefined;
+  const v = m[1].trim();
+  return v === "" || v.length > 200 ? undefined : v;
+}
+
+/** "User no longer <verb phrase> <value>." → the value. */
+function denied(re: RegExp): (text: string) => string | undefined {
+  return (text) => {
+    const m = re.exec(text.trim());
+    return m ? bare(m[1]) : undefined;
+  };
+}
+
+/**
+ * The default mappings, for the default profile fields (name, timezone, units, language, home
+ * city, occupation, employer, plan). Pass your own to `profileFields` for another schema.
  */
 export const DEFAULT_PROFILE_FIELDS: readonly ProfileFieldMapping[] = [
   { subjects: ["name"], field: "name", parse: nameValue },
   { subjects: ["timezone"], field: "timezone", parse: timezoneValue },
   { subjects: ["units"], field: "units", parse: unitsValue },
   { subjects: ["language.response"], field: "language", parse: languageValue },
+  { subjects: ["location.home"], field: "location", parse: locationValue, denies: denied(/^User (?:no longer|does not) lives? in\s+(.+?)[.!]?$/i) },
+  { subjects: ["occupation"], field: "occupation", parse: occupationValue, denies: denied(/^User is no longer\s+(.+?)[.!]?$/i) },
+  { subjects: ["employer"], field: "employer", parse: employerValue, denies: denied(/^User (?:no longer|does not) works? (?:at|for)\s+(.+?)[.!]?$/i) },
   { subjects: ["plan", "account.plan", "subscription.plan"], field: "plan", parse: planValue },
 ];
 

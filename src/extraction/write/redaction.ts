@@ -6,8 +6,18 @@
  */
 import { isSpecialCategory, SENSITIVE_CATEGORIES, type SensitiveCategory } from "../sensitive/categories.js";
 import { detectSensitive } from "../sensitive/detect-sensitive.js";
+import { createHash } from "node:crypto";
 
 const MARK_RE = /\[redacted:([a-z_]+)\]/;
+
+/**
+ * Redacted texts by a hash of the original. The schedule node redacts a turn's new messages and, as
+ * context, the few before them, which it redacted on earlier turns: detection is pure, so each text
+ * is scanned once. Keys are hashes and values are redacted, so the cache never holds a secret.
+ */
+const redacted = new Map<string, string>();
+const MAX_CACHED = 5_000;
+const MIN_CACHED_LENGTH = 64;
 
 /**
  * Replace secrets, financial and identity numbers with `[redacted:<category>]`. Special-category
@@ -18,6 +28,24 @@ const MARK_RE = /\[redacted:([a-z_]+)\]/;
  * redactSecrets("my key is sk-proj-4fJq9xLm2TzR8vWb1KdN6pYh") // "my key is [redacted:api_key]"
  */
 export function redactSecrets(text: string): string {
+  if (text.length < MIN_CACHED_LENGTH) return redactNow(text);
+  const key = createHash("sha256").update(text).digest("base64");
+  const hit = redacted.get(key);
+  if (hit !== undefined) return hit;
+  const out = redactNow(text);
+  // Map iteration order is insertion order: drop the oldest eighth in one go.
+  if (redacted.size >= MAX_CACHED) {
+    let drop = MAX_CACHED >> 3;
+    for (const k of redacted.keys()) {
+      redacted.delete(k);
+      if (--drop === 0) break;
+    }
+  }
+  redacted.set(key, out);
+  return out;
+}
+
+function redactNow(text: string): string {
   const findings = detectSensitive(text).filter((f) => !isSpecialCategory(f.category));
   if (findings.length === 0) return text;
   let out = "";
