@@ -8,7 +8,7 @@ import type { ActiveRule, ProfileDocument } from "../state/types.js";
 import { hybridCandidateArgs, type CandidateRow, type CandidateSqlParams } from "../store/memory-queries.js";
 
 export const LOAD_CONTEXT_SQL = `SELECT * FROM memory_load_context($1::text, $2::text, $3::boolean, $4::boolean, $5::text, $6::int, $7::boolean,
-  $8::boolean, $9::boolean, $10::text[], $11::timestamptz, $12::text, $13::real[], $14::float8, $15::float8, $16::int, $17::float8, $18::float8)`;
+  $8::boolean, $9::boolean, $10::text[], $11::timestamptz, $12::text, $13::real[], $14::float8, $15::float8, $16::int, $17::float8, $18::float8, $19::float8, $20::text[], $21::int)`;
 
 export interface LoadContextInput {
   tenantId: string;
@@ -42,14 +42,15 @@ interface RawRule {
 }
 
 /**
- * Read a user's memory context in one statement. Run it in a transaction scoped to the user (for
- * row-level security). An opted-out user's call reads nothing else and returns `optedOut: true`.
+ * Read a user's memory context in one statement. The function scopes its own reads to the user
+ * (row-level security settings, transaction-local), so it needs no transaction around it. An
+ * opted-out user's call reads nothing else and returns `optedOut: true`.
  *
  * @example
- * const ctx = await db.transaction((tx) => loadContext(tx, { tenantId: "acme", userId: "alice", profile: true, rules: { taskType: null, limit: 50 }, search }), { scope });
+ * const ctx = await loadContext(db, { tenantId: "acme", userId: "alice", profile: true, rules: { taskType: null, limit: 50 }, search });
  */
 export async function loadContext(tx: Queryable, input: LoadContextInput): Promise<LoadedContext> {
-  const searchArgs = input.search ? hybridCandidateArgs(input.search).slice(2) : new Array<unknown>(11).fill(null);
+  const searchArgs = input.search ? hybridCandidateArgs(input.search).slice(2) : new Array<unknown>(14).fill(null);
   const { rows } = await tx.query<LoadContextRow>(LOAD_CONTEXT_SQL, [
     input.tenantId,
     input.userId,

@@ -55,7 +55,10 @@ export interface LoadMemoryNodeOptions {
   store: MemoryStore;
   /** Token budgets (`memories` caps the retrieved block; default DESIGN §3's 1,000). */
   budgets?: Partial<Budgets>;
-  /** Search options (k, kinds, include tenant/global knowledge, floor). */
+  /**
+   * Search options (k, kinds, include tenant/global knowledge, floor, standing memories — default
+   * `retrieval.standingKinds` / `retrieval.standingLimit`).
+   */
   search?: Omit<MemorySearchOptions, "queryEmbedding" | "now">;
   /**
    * Record what was injected (`last_used_at`, `access_count`; default true). Written off the
@@ -94,8 +97,8 @@ export interface LoadMemoryNodeOptions {
  * `budgets.profile`, lowest-priority fields dropped first), the approved behavioral rules for the
  * task (fitted, highest priority first), and the long-term memories relevant to the latest user
  * message (capped at `budgets.memories`, marked used after the turn) — with the tokens of each
- * section in `memoryUsage`. One round trip reads them all (`memory_load_context`, migration 0007),
- * in a transaction scoped to the user. Scope comes from `config.configurable` (`tenant_id`,
+ * section in `memoryUsage`. One statement reads them all (`memory_load_context`, migration 0007,
+ * which scopes its own reads to the user for row-level security). Scope comes from `config.configurable` (`tenant_id`,
  * `user_id`); a run without it fails with SCOPE_REQUIRED. An opted-out user gets an empty context:
  * nothing is read or marked for them, the extra loaders do not run, and their message goes to no
  * embedder (only the in-process offline embedder runs before the opt-out is known).
@@ -142,11 +145,12 @@ export function createLoadMemoryNode(options: LoadMemoryNodeOptions) {
     const taskType = (options.taskType ? options.taskType({ state, config }) : taskTypeFromConfig(config)) ?? null;
     const searching = query.trim().length > 0;
     const k = options.search?.limit ?? store.retrieval.topK;
-    // Standing kinds (durable facts, preferences) may go below the floor: search without one (-1 also
-    // admits rows whose vector points away from the query's), then apply it to the other kinds.
-    const floor = options.search?.minSimilarity ?? store.retrieval.relevanceFloor;
-    const standing = new Set<string>(store.retrieval.standingKinds ?? []);
-    const search = standing.size > 0 ? { ...options.search, minSimilarity: -1 } : options.search;
+    // Standing memories (the user's newest durable facts and preferences) may go below the floor:
+    // the search returns them whatever their relevance and ranks them with the rest.
+    const search: LoadMemoryNodeOptions["search"] = {
+      ...options.search,
+      standing: options.search?.standing ?? { kinds: store.retrieval.standingKinds, limit: store.retrieval.standingLimit },
+    };
     // Errors of the search's options surface only for a user who has not opted out (as before).
     let searchError: unknown;
     let prepared: PreparedSearch | null = null;
@@ -157,23 +161,23 @@ export function createLoadMemoryNode(options: LoadMemoryNodeOptions) {
         searchError = err;
       }
     }
-    const context = await store.db.transaction(async (tx) => {
-      let search: CandidateSqlParams | null = null;
-      if (prepared) {
-        try {
-          search = await store.candidateParams(tx, prepared);
-        } catch (err) {
-          searchError = err;
-        }
+    let candidateSql: CandidateSqlParams | null = null;
+    if (prepared) {
+      try {
+        candidateSql = await store.candidateParams(store.db, prepared);
+      } catch (err) {
+        searchError = err;
       }
-      return loadContext(tx, {
-        tenantId: scope.tenantId,
-        userId: scope.userId,
-        profile: fold.profile,
-        rules: fold.rules ? { taskType, limit: maxRules } : null,
-        search,
-      });
-    }, { scope });
+    }
+    // One statement, no transaction around it: memory_load_context sets the row-level security
+    // scope itself (BEGIN, set_config and COMMIT were three more round trips on the response path).
+    const context = await loadContext(store.db, {
+      tenantId: scope.tenantId,
+      userId: scope.userId,
+      profile: fold.profile,
+      rules: fold.rules ? { taskType, limit: maxRules } : null,
+      search: candidateSql,
+    });
     if (fold.settings && context.optedOut) return empty();
     if (searchError !== undefined) throw searchError;
 
@@ -192,7 +196,7 @@ export function createLoadMemoryNode(options: LoadMemoryNodeOptions) {
     ]);
 
     const retrieved = memoriesForPrompt(
-      found.filter((m) => m.similarity >= floor || standing.has(m.kind)),
+      found,
       k,
       budgets.memories,
       encoding,

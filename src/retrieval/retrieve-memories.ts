@@ -47,7 +47,8 @@ export function toRetrievedMemory(m: ScoredMemory, encoding: TokenEncoding = "o2
 export function capMemoriesByTokens(memories: readonly RetrievedMemory[], maxTokens: number, encoding: TokenEncoding = "o200k_base"): RetrieveResult {
   // The usual case in one count: when the whole block fits, so does every prefix (each line adds
   // ten-odd tokens; a merge across the joining newline saves at most one), and all are kept.
-  const all = countTextTokens(formatMemoryContext(memories), encoding);
+  // Cached by text: the same user's questions keep retrieving the same few memories.
+  const all = countTextTokensCached(formatMemoryContext(memories), encoding);
   if (all <= maxTokens) return { memories: [...memories], tokens: all };
   const kept: RetrievedMemory[] = [];
   let tokens = 0;

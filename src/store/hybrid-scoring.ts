@@ -16,6 +16,10 @@ export interface Candidate {
   docLen: number;
   /** The query lexemes this memory contains, as tsvector text (`'hike':2A,9`), or null. */
   matched: string | null;
+  /** Archived by retention: it must reach `archivedFloor` instead of `floor`. */
+  archived?: boolean;
+  /** A standing memory (a durable fact or preference asked for whatever its relevance): no floor. */
+  standing?: boolean;
 }
 
 export interface ScopeStats {
@@ -35,6 +39,8 @@ export interface HybridWeights {
   similarityWeight: number;
   recencyWeight: number;
   floor: number;
+  /** The floor of archived candidates (default `floor`). */
+  archivedFloor?: number;
   limit: number;
 }
 
@@ -70,7 +76,8 @@ export function parseTsvector(text: string): Map<string, { body: number; context
 /**
  * BM25 per candidate (IDF from the scope: N = count + priorDocs, df = candidates holding the
  * lexeme), saturated to [0, 1) as bm25/(bm25+K), fused with max(cosine, 0), plus recency; floor on
- * the fused similarity, best `limit` first (ties: higher vector similarity, then id).
+ * the fused similarity (`archivedFloor` for archived candidates), best `limit` first (ties: higher
+ * vector similarity, then id).
  */
 export function rankHybrid(candidates: readonly Candidate[], stats: ScopeStats, w: HybridWeights): Ranked[] {
   const parsed = candidates.map((c) => (c.matched ? parseTsvector(c.matched) : undefined));
@@ -92,7 +99,7 @@ export function rankHybrid(candidates: readonly Candidate[], stats: ScopeStats, 
     }
     const lexical = bm25 / (bm25 + w.lexicalSaturation);
     const similarity = w.lexicalWeight * lexical + (1 - w.lexicalWeight) * Math.max(c.vsim, 0);
-    if (similarity < w.floor) return;
+    if (!c.standing && similarity < (c.archived ? (w.archivedFloor ?? w.floor) : w.floor)) return;
     ranked.push({ id: c.id, score: w.similarityWeight * similarity + w.recencyWeight * c.recency, similarity, vectorSimilarity: c.vsim, lexicalScore: lexical, recency: c.recency });
   });
   ranked.sort((a, b) => b.score - a.score || b.vectorSimilarity - a.vectorSimilarity || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

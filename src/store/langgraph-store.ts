@@ -21,6 +21,7 @@ import { isPlainObject } from "../profile/merge-patch.js";
 import { textsAtPath } from "./json-path-text.js";
 import { ensureEmbeddingSetting } from "./embedding-settings.js";
 import { vectorLiteral } from "./memory-row.js";
+import { checkIdText, checkWellFormed } from "./well-formed-text.js";
 
 /** Semantic-search settings, as LangGraph's `IndexConfig` (`embed` is accepted as in Python). */
 export interface LangGraphStoreIndex {
@@ -79,6 +80,7 @@ export class LangGraphStore extends BaseStore {
     super();
     this.tenantId = options.tenantId ?? "default";
     if (typeof this.tenantId !== "string" || this.tenantId.length === 0) throw new MemoryError(ErrorCodes.SCOPE_REQUIRED, "tenantId must be a non-empty string");
+    checkIdText(this.tenantId, "tenantId");
     const index = options.index;
     if (index) {
       if (!Number.isInteger(index.dims) || index.dims < 1) throw invalidInput("index.dims", "must be a positive integer");
@@ -147,6 +149,7 @@ export class LangGraphStore extends BaseStore {
       else if ("namespace" in op) checkNamespace(op.namespace, "namespace", "value" in op && op.value === null ? true : !("value" in op));
       if ("key" in op && typeof op.key !== "string") throw invalidInput("key", "must be a string");
       if ("key" in op && op.key.includes("\0")) throw invalidInput("key", "must not contain NUL characters");
+      if ("key" in op) checkIdText(op.key, "key");
       if ("value" in op && op.value !== null && !("namespacePrefix" in op)) itemJson(op.value);
     }
     const scope = { tenantId: this.tenantId };
@@ -384,6 +387,7 @@ function checkNamespace(ns: unknown, field: string, allowEmpty: boolean): void {
     if (label.includes(".")) throw invalidInput(field, `label ${JSON.stringify(label)} contains a period; periods separate paths in LangGraph and are not allowed in labels`);
     if (label.includes(":")) throw invalidInput(field, `label ${JSON.stringify(label)} contains a colon, which LangGraph's BaseStore does not allow in labels`);
     if (label.includes("\0")) throw invalidInput(field, "labels must not contain NUL characters");
+    checkWellFormed(label, `${field} label`);
   }
 }
 

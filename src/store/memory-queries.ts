@@ -59,7 +59,7 @@ FROM unnest($4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text
   AS u(id, kind, text, context, embedding, thread_id, message_id, run_id, origin, confidence, created_at, expires_at, metadata)
 RETURNING ${MEMORY_COLUMNS}`;
 
-/** A row of `memory_search_candidates`: the memory's columns and what ranking needs. */
+/** A row of `memory_search_candidates`: the memory's columns (with `archived_at`) and what ranking needs. */
 export type CandidateRow = MemoryRow & { doc_len: number; vsim: number; recency: number; matched: string | null; scope_count: number; scope_avgdl: number };
 
 export interface CandidateSqlParams {
@@ -77,15 +77,21 @@ export interface CandidateSqlParams {
   /** Their score without lexical relevance: a·max(cosine, 0) + b·recency. */
   vectorOnlyWeight: number;
   recencyWeight: number;
+  /** `minVectorSimilarity` for archived rows (their floor is `retrieval.archivedRelevanceFloor`). */
+  archivedMinVectorSimilarity: number;
+  /** Standing memories: the newest `standingLimit` rows of these kinds come back whatever their relevance (null / 0: none). */
+  standingKinds: readonly string[] | null;
+  standingLimit: number;
 }
 
 /**
  * Hybrid search candidates in one index scan of the scope (btree on tenant/user), through the
- * `memory_search_candidates` SQL function of migration 0003 (plan cached per session): every active
- * row's exact vector similarity (`memory_vector_dot`: pgvector or plain SQL) and recency, and the
- * query lexemes it holds. Returned, with their columns: every row holding a query word (BM25 needs
- * them all for document frequencies) and the best few of the rest, each with the scope's row count
- * (`scope_count`) and average length (`scope_avgdl`). Ranking happens in `hybrid-scoring.ts`.
+ * `memory_search_candidates` SQL function (migrations 0005, 0007; plan cached per session): every
+ * retrievable row's exact vector similarity (`memory_vector_dot`: pgvector or plain SQL) and
+ * recency, and the query lexemes it holds — archived rows included, flagged by `archived_at`.
+ * Returned, with their columns: every row holding a query word (BM25 needs them all for document
+ * frequencies) and the best few of the rest, each with the scope's row count (`scope_count`) and
+ * average length (`scope_avgdl`). Ranking happens in `hybrid-scoring.ts`.
  */
 export function hybridCandidatesSql(p: CandidateSqlParams): { sql: string; params: unknown[] } {
   const user = p.scope.level === "user";
@@ -94,13 +100,13 @@ export function hybridCandidatesSql(p: CandidateSqlParams): { sql: string; param
   // one-time filter and the function is not even called.
   const gate = user ? ` WHERE ${notOptedOutSql({ tenantId: p.scope.tenantId!, userId: p.scope.userId! }, params)}` : "";
   return {
-    sql: `SELECT * FROM memory_search_candidates($1::text, $2::text, $3::boolean, $4::boolean, $5::text[], $6::timestamptz, $7::text, $8::real[], $9::float8, $10::float8, $11::int, $12::float8, $13::float8)${gate}`,
+    sql: `SELECT * FROM memory_search_candidates($1::text, $2::text, $3::boolean, $4::boolean, $5::text[], $6::timestamptz, $7::text, $8::real[], $9::float8, $10::float8, $11::int, $12::float8, $13::float8, $14::float8, $15::text[], $16::int)${gate}`,
     params,
   };
 }
 
 /**
- * The 13 arguments of `memory_search_candidates`, in order (also passed on by
+ * The 16 arguments of `memory_search_candidates`, in order (also passed on by
  * `memory_load_context`, migration 0007).
  */
 export function hybridCandidateArgs(p: CandidateSqlParams): unknown[] {
@@ -119,6 +125,9 @@ export function hybridCandidateArgs(p: CandidateSqlParams): unknown[] {
     p.vectorOnlyLimit,
     p.vectorOnlyWeight,
     p.recencyWeight,
+    p.archivedMinVectorSimilarity,
+    p.standingKinds,
+    p.standingLimit,
   ];
 }
 
@@ -157,7 +166,8 @@ export function markUsedBatchSql(
   params.push([...ids], [...ats], [...counts]);
   const n = params.length;
   return {
-    sql: `UPDATE memories m SET last_used_at = greatest(m.last_used_at, u.at), access_count = m.access_count + u.n
+    // Being used again brings an archived memory back (archived_at cleared).
+    sql: `UPDATE memories m SET last_used_at = greatest(m.last_used_at, u.at), access_count = m.access_count + u.n, archived_at = NULL
 FROM unnest($${n - 2}::uuid[], $${n - 1}::timestamptz[], $${n}::int[]) AS u(id, at, n)
 WHERE ${where} AND ${gate} AND m.id = u.id`,
     params,

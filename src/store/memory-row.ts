@@ -4,7 +4,7 @@ import type { ExportedMemory, Memory, MemoryOrigin } from "./types.js";
 /** The columns of `memories` that callers see (never the embedding or the tsvector). */
 export const MEMORY_COLUMNS = `m.id, m.scope, m.tenant_id, m.user_id, m.kind, m.text, m.context, m.source_thread_id,
   m.source_message_id, m.source_run_id, m.origin, m.confidence, m.created_at, m.updated_at, m.last_used_at,
-  m.access_count, m.expires_at, m.superseded_by, m.deactivated_at, m.metadata`;
+  m.access_count, m.expires_at, m.superseded_by, m.deactivated_at, m.archived_at, m.metadata`;
 
 export interface MemoryRow {
   id: string;
@@ -25,8 +25,9 @@ export interface MemoryRow {
   access_count: number;
   expires_at: Date | string | null;
   superseded_by: string | null;
-  /** Absent from search rows (which are always active). */
+  /** Absent from search rows (which are never deactivated). */
   deactivated_at?: Date | string | null;
+  archived_at?: Date | string | null;
   metadata: Record<string, unknown> | string;
 }
 
@@ -48,6 +49,7 @@ export function memoryFromRow(r: MemoryRow): Memory {
     expiresAt: toDate(r.expires_at),
     supersededBy: r.superseded_by,
     deactivatedAt: toDate(r.deactivated_at ?? null),
+    archivedAt: toDate(r.archived_at ?? null),
     metadata: typeof r.metadata === "string" ? (JSON.parse(r.metadata) as Record<string, unknown>) : r.metadata,
   };
 }
@@ -60,6 +62,7 @@ export function exportMemory(m: Memory): ExportedMemory {
     lastUsedAt: m.lastUsedAt?.toISOString() ?? null,
     expiresAt: m.expiresAt?.toISOString() ?? null,
     deactivatedAt: m.deactivatedAt?.toISOString() ?? null,
+    archivedAt: m.archivedAt?.toISOString() ?? null,
   };
 }
 

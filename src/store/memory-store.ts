@@ -16,6 +16,7 @@ import { rankHybrid, type Candidate } from "./hybrid-scoring.js";
 import { checkEmbeddingSetting, ensureEmbeddingSetting, readEmbeddingSetting, type EmbeddingSetting } from "./embedding-settings.js";
 import { warnOnceWithoutPgvector } from "./pgvector-warning.js";
 import { PendingUsage, USAGE_FLUSH_DELAY_MS } from "./pending-usage.js";
+import { checkWellFormed } from "./well-formed-text.js";
 import {
   MEMORY_ORIGINS,
   type ExportedMemory,
@@ -70,6 +71,8 @@ export interface PreparedSearch {
   limit: number;
   floor: number;
   now: Date;
+  /** Standing memories asked for (`MemorySearchOptions.standing`), or null. */
+  standing: { kinds: MemoryKind[]; limit: number } | null;
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -192,7 +195,14 @@ export class MemoryStore {
       if (typeof patch.deactivated !== "boolean") throw invalidInput("patch.deactivated", "must be true or false");
       sets.push(patch.deactivated ? "deactivated_at = coalesce(m.deactivated_at, now())" : "deactivated_at = NULL");
     }
-    if (sets.length === 0) throw invalidInput("patch", "names no field to change (text, context, kind, confidence, expiresAt, metadata, origin, deactivated)");
+    if (patch.archived !== undefined) {
+      if (typeof patch.archived !== "boolean") throw invalidInput("patch.archived", "must be true or false");
+      if (patch.archived) {
+        params.push(this.clock.now());
+        sets.push(`archived_at = coalesce(m.archived_at, $${params.length}::timestamptz)`);
+      } else sets.push("archived_at = NULL");
+    }
+    if (sets.length === 0) throw invalidInput("patch", "names no field to change (text, context, kind, confidence, expiresAt, metadata, origin, deactivated, archived)");
     return this.db.transaction(async (tx) => {
       await this.assertWritable(tx, s);
       if (textChanged) {
@@ -290,7 +300,8 @@ export class MemoryStore {
     const limit = options.limit ?? this.retrieval.topK;
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalidInput("limit", "must be an integer from 1 to 1000");
     const floor = options.minSimilarity ?? this.retrieval.relevanceFloor;
-    return { scope: s, query: query.replace(/\0/g, " "), include, kinds, limit, floor, now: options.now ?? this.clock.now() };
+    const standing = checkStanding(options.standing);
+    return { scope: s, query: query.replace(/\0/g, " "), include, kinds, limit, floor, now: options.now ?? this.clock.now(), standing };
   }
 
   /**
@@ -306,7 +317,10 @@ export class MemoryStore {
     // cosine of at least this. From 1 up (the offline embedder's weights: 0.3 / (1 − 0.7)) only an
     // exact copy of the query's vector could, and float rounding decides whether its cosine reaches
     // 1: no row without a query word is a candidate then, and SQL skips their vector similarity.
-    const minVectorSimilarity = lexicalWeight >= 1 ? Number.POSITIVE_INFINITY : prepared.floor / (1 - lexicalWeight);
+    const vectorFloor = (floor: number) => {
+      const min = lexicalWeight >= 1 ? Number.POSITIVE_INFINITY : floor / (1 - lexicalWeight);
+      return min >= 1 - 1e-9 ? Number.POSITIVE_INFINITY : min;
+    };
     return {
       scope: prepared.scope,
       include: prepared.include,
@@ -315,16 +329,28 @@ export class MemoryStore {
       kinds: prepared.kinds,
       now: prepared.now,
       recencyDecayDays: this.retrieval.recencyDecayDays,
-      minVectorSimilarity: minVectorSimilarity >= 1 - 1e-9 ? Number.POSITIVE_INFINITY : minVectorSimilarity,
+      minVectorSimilarity: vectorFloor(prepared.floor),
       vectorOnlyLimit: prepared.limit,
       vectorOnlyWeight: this.retrieval.similarityWeight * (1 - lexicalWeight),
       recencyWeight: this.retrieval.recencyWeight,
+      archivedMinVectorSimilarity: vectorFloor(this.archivedFloor(prepared)),
+      standingKinds: prepared.standing?.kinds ?? null,
+      standingLimit: prepared.standing?.limit ?? 0,
     };
   }
 
-  /** The second half of {@link search}: BM25 + vector fusion over the candidate rows, floor, top k. */
+  /** The relevance an archived memory needs in this search: the archived floor, or the search's own when higher. */
+  archivedFloor(prepared: Pick<PreparedSearch, "floor">): number {
+    return Math.max(prepared.floor, this.retrieval.archivedRelevanceFloor);
+  }
+
+  /**
+   * The second half of {@link search}: BM25 + vector fusion over the candidate rows, floor (for
+   * archived memories the higher `retrieval.archivedRelevanceFloor`), top k.
+   */
   rankCandidates(rows: readonly CandidateRow[], prepared: PreparedSearch): ScoredMemory[] {
     if (rows.length === 0) return [];
+    const standingKinds = new Set<string>(prepared.standing?.kinds ?? []);
     const weights = {
       lexicalWeight: this.lexicalWeight,
       lexicalSaturation: this.retrieval.lexicalSaturation,
@@ -335,9 +361,18 @@ export class MemoryStore {
       similarityWeight: this.retrieval.similarityWeight,
       recencyWeight: this.retrieval.recencyWeight,
       floor: prepared.floor,
+      archivedFloor: this.archivedFloor(prepared),
       limit: prepared.limit,
     };
-    const candidates: Candidate[] = rows.map((r) => ({ id: r.id, vsim: Number(r.vsim), recency: Number(r.recency), docLen: Number(r.doc_len), matched: r.matched }));
+    const candidates: Candidate[] = rows.map((r) => ({
+      id: r.id,
+      vsim: Number(r.vsim),
+      recency: Number(r.recency),
+      docLen: Number(r.doc_len),
+      matched: r.matched,
+      archived: r.archived_at !== null && r.archived_at !== undefined,
+      standing: standingKinds.has(r.kind) && (r.archived_at === null || r.archived_at === undefined),
+    }));
     const ranked = rankHybrid(candidates, { count: Number(rows[0].scope_count), avgDocLen: Number(rows[0].scope_avgdl) }, weights);
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ranked.map((r) => ({ ...memoryFromRow(byId.get(r.id)!), score: r.score, similarity: r.similarity, vectorSimilarity: r.vectorSimilarity, lexicalScore: r.lexicalScore, recency: r.recency }));
@@ -358,7 +393,8 @@ export class MemoryStore {
       const gate = readGateSql(s, params);
       params.push(options.now ?? this.clock.now(), [...ids]);
       const { rowCount } = await tx.query(
-        `UPDATE memories m SET last_used_at = $${params.length - 1}, access_count = m.access_count + 1 WHERE ${where} AND ${gate} AND m.id = ANY($${params.length}::uuid[])`,
+        // Being used again brings an archived memory back (archived_at cleared).
+        `UPDATE memories m SET last_used_at = $${params.length - 1}, access_count = m.access_count + 1, archived_at = NULL WHERE ${where} AND ${gate} AND m.id = ANY($${params.length}::uuid[])`,
         params,
       );
       return rowCount;
@@ -586,6 +622,7 @@ export class MemoryStore {
       accessCount,
       supersededBy: m.supersededBy ?? null,
       deactivatedAt: checkDate(m.deactivatedAt ?? null, `${field}.deactivatedAt`),
+      archivedAt: checkDate(m.archivedAt ?? null, `${field}.archivedAt`),
     };
   }
 
@@ -645,7 +682,7 @@ export class MemoryStore {
       throw invalidInput(field, `is ${text.length} characters; the limit is ${this.writePolicy.maxTextChars} (writePolicy.maxTextChars)`, { limit: this.writePolicy.maxTextChars });
     }
     if (text.includes("\0")) throw invalidInput(field, "must not contain NUL characters");
-    return text;
+    return checkWellFormed(text, field);
   }
 
   private checkContext(context: unknown, field: string): string | null {
@@ -654,7 +691,7 @@ export class MemoryStore {
     const limit = this.writePolicy.maxTextChars * 4;
     if (context.length > limit) throw invalidInput(field, `is ${context.length} characters; the limit is ${limit} (4 × writePolicy.maxTextChars)`);
     if (context.includes("\0")) throw invalidInput(field, "must not contain NUL characters");
-    return context;
+    return checkWellFormed(context, field);
   }
 }
 
@@ -681,6 +718,7 @@ interface CheckedImport {
   accessCount: number;
   supersededBy: string | null;
   deactivatedAt: Date | null;
+  archivedAt: Date | null;
 }
 
 /** Insert exported rows with every column they carry; existing ids are skipped. Returns how many were inserted. */
@@ -689,15 +727,15 @@ async function importBatch(tx: Queryable, s: ResolvedScope, batch: CheckedImport
   const { rowCount } = await tx.query(
     `INSERT INTO memories (id, scope, tenant_id, user_id, kind, text, context, embedding, source_thread_id, source_message_id,
        source_run_id, origin, confidence, created_at, updated_at, last_used_at, access_count, expires_at, superseded_by,
-       deactivated_at, metadata)
+       deactivated_at, archived_at, metadata)
      SELECT u.id, $1, $2, $3, u.kind, u.text, u.context, u.embedding::real[], u.thread_id, u.message_id, u.run_id, u.origin,
        u.confidence, u.created_at, u.updated_at, u.last_used_at, u.access_count, u.expires_at, u.superseded_by,
-       u.deactivated_at, u.metadata::jsonb
+       u.deactivated_at, u.archived_at, u.metadata::jsonb
      FROM unnest($4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[],
        $12::text[], $13::real[], $14::timestamptz[], $15::timestamptz[], $16::timestamptz[], $17::int[], $18::timestamptz[],
-       $19::uuid[], $20::timestamptz[], $21::text[])
+       $19::uuid[], $20::timestamptz[], $21::timestamptz[], $22::text[])
        AS u(id, kind, text, context, embedding, thread_id, message_id, run_id, origin, confidence, created_at, updated_at,
-            last_used_at, access_count, expires_at, superseded_by, deactivated_at, metadata)
+            last_used_at, access_count, expires_at, superseded_by, deactivated_at, archived_at, metadata)
      ON CONFLICT (id) DO NOTHING`,
     [
       s.level,
@@ -720,6 +758,7 @@ async function importBatch(tx: Queryable, s: ResolvedScope, batch: CheckedImport
       col("expiresAt"),
       batch.map((m) => m.supersededBy),
       batch.map((m) => m.deactivatedAt),
+      batch.map((m) => m.archivedAt),
       col("metadata"),
     ],
   );
@@ -800,7 +839,10 @@ function checkDate(v: unknown, field: string): Date | null {
 }
 
 function checkMetadata(v: unknown, field: string): string {
-  if (!v || typeof v !== "object" || Array.isArray(v)) throw invalidInput(field, "must be a plain object");
+  // A Date or class instance would pass `typeof "object"` and be stored as its JSON (a string),
+  // which no longer reads back as an object.
+  const proto = v && typeof v === "object" ? Object.getPrototypeOf(v) : undefined;
+  if (!v || typeof v !== "object" || Array.isArray(v) || (proto !== Object.prototype && proto !== null)) throw invalidInput(field, "must be a plain object");
   let json: string;
   try {
     json = JSON.stringify(v);
@@ -825,4 +867,13 @@ function checkInclude(include: MemorySearchOptions["include"], s: ResolvedScope)
     else throw invalidInput("include", `unknown value ${JSON.stringify(v)}; use "tenant" or "global"`);
   }
   return out;
+}
+
+/** `MemorySearchOptions.standing`, checked: known kinds and a limit from 0 to 1000. */
+function checkStanding(standing: MemorySearchOptions["standing"]): PreparedSearch["standing"] {
+  if (standing === undefined || standing === null) return null;
+  if (typeof standing !== "object" || !Array.isArray(standing.kinds)) throw invalidInput("standing", "must be { kinds: MemoryKind[], limit: number }");
+  const kinds = standing.kinds.map((k, i) => checkKind(k, `standing.kinds[${i}]`));
+  if (!Number.isInteger(standing.limit) || standing.limit < 0 || standing.limit > 1000) throw invalidInput("standing.limit", "must be an integer from 0 to 1000");
+  return kinds.length === 0 || standing.limit === 0 ? null : { kinds, limit: standing.limit };
 }

@@ -1,6 +1,7 @@
 import { ErrorCodes, MemoryError } from "../errors.js";
 import type { DbScope } from "../db/database.js";
 import type { MemoryScopeLevel } from "../state/types.js";
+import { checkIdText } from "./well-formed-text.js";
 
 /**
  * Whose memories an operation touches. A user scope (the default) is one user of one tenant; a
@@ -58,7 +59,8 @@ function requireId(value: unknown, name: string): string {
   if (value.length > MAX_ID_CHARS || value.includes("\0")) {
     throw new MemoryError(ErrorCodes.INVALID_INPUT, `scope.${name}: at most ${MAX_ID_CHARS} characters and no NUL bytes`);
   }
-  return value;
+  // "t\uD800" and "t\uDBFF" would both be stored as "t\uFFFD": two tenants as one.
+  return checkIdText(value, `scope.${name}`);
 }
 
 /** The transaction scope row-level security reads (global operations carry none). */

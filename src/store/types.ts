@@ -33,6 +33,11 @@ export interface Memory {
   supersededBy: string | null;
   /** Set by the retention sweep (or `update({ deactivated: true })`): never retrieved, still listed and exported. */
   deactivatedAt: Date | null;
+  /**
+   * Set by the retention sweep when the memory went unused (or `update({ archived: true })`):
+   * retrieved only above `retrieval.archivedRelevanceFloor`; cleared when it is used again.
+   */
+  archivedAt: Date | null;
   metadata: Record<string, unknown>;
 }
 
@@ -67,6 +72,8 @@ export interface MemoryPatch {
   origin?: MemoryOrigin;
   /** true deactivates (never retrieved, kept), false reactivates. */
   deactivated?: boolean;
+  /** true archives (retrieved only when strongly relevant), false brings it back. */
+  archived?: boolean;
 }
 
 /** A memory found by search, with the parts of its score. */
@@ -94,6 +101,13 @@ export interface MemorySearchOptions {
   minSimilarity?: number;
   /** A precomputed query embedding (benchmarks, batch jobs). */
   queryEmbedding?: number[];
+  /**
+   * Standing memories: also return the `limit` most recently used (or created) memories of these
+   * kinds that are not archived, whatever their relevance (they are ranked with the rest; the floor
+   * does not apply to these kinds). The load node asks for the user's durable facts and preferences
+   * this way (`retrieval.standingKinds`, `retrieval.standingLimit`).
+   */
+  standing?: { kinds: readonly MemoryKind[]; limit: number };
   /** Time used for recency (default now). */
   now?: Date;
 }
@@ -131,5 +145,6 @@ export interface ExportedMemory {
   expiresAt: string | null;
   supersededBy: string | null;
   deactivatedAt: string | null;
+  archivedAt: string | null;
   metadata: Record<string, unknown>;
 }

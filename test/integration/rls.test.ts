@@ -4,7 +4,9 @@ import type { Database, Queryable } from "../../src/db/database.js";
 import { openDatabase } from "../../src/db/open.js";
 import { loadMigrations } from "../../src/db/migrations.js";
 import { quoteIdent } from "../../src/db/identifier.js";
+import { HumanMessage } from "@langchain/core/messages";
 import { MemoryStore } from "../../src/store/memory-store.js";
+import { createLoadMemoryNode } from "../../src/retrieval/load-memory-node.js";
 import { LangGraphStore } from "../../src/store/langgraph-store.js";
 import { LocalHashingEmbeddings } from "../../src/embeddings/hashing-embeddings.js";
 import { MemoryControls } from "../../src/controls/memory-controls.js";
@@ -141,6 +143,14 @@ describeServer("row-level security on server Postgres (non-superuser app and wor
     const hits = await store.search(globexCarol, "secret fact office months", { include: ["tenant", "global"], minSimilarity: 0 });
     expect(hits.map((h) => h.text).sort()).toEqual(["Globex office opens at ten.", "Newer secret fact of globex-carol.", "The year has twelve months."]);
     expect(await store.markUsed(globexCarol, hits.map((h) => h.id), { include: ["tenant", "global"] })).toBe(3);
+    // The load node's one statement (no transaction around it) scopes its own reads: as the app
+    // role it gets carol's profile, rules and memories, and nothing of alice's in the same tenant.
+    const load = createLoadMemoryNode({ store, search: { include: ["tenant", "global"], minSimilarity: 0 }, markUsed: false });
+    const loaded = await load({ messages: [new HumanMessage("secret fact office months")] }, { configurable: { tenant_id: "globex", user_id: "carol" } });
+    expect(loaded.profile?.name).toBe("globex-carol");
+    expect(loaded.memories.map((m) => m.text).sort()).toEqual(["Globex office opens at ten.", "Newer secret fact of globex-carol.", "The year has twelve months."]);
+    // The scope it set ended with its statement: a raw select afterwards sees no tenant's rows.
+    expect((await app.query<{ n: number }>("SELECT count(*)::int AS n FROM memories WHERE tenant_id IS NOT NULL")).rows[0].n).toBe(0);
     const controls = new MemoryControls(app, { store });
     const exported = await controls.export(acmeAlice);
     expect(exported.memories.map((m) => m.text)).toEqual(["Secret fact of acme-alice.", "Newer secret fact of acme-alice."]);

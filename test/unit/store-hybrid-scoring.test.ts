@@ -28,6 +28,21 @@ describe("rankHybrid", () => {
     expect(ranked[0].id).toBe("rare");
   });
 
+  it("an archived candidate must reach the archived floor; the others only the floor", () => {
+    const two = [
+      { id: "active", ...base, vsim: 0.4, matched: null },
+      { id: "archived", ...base, vsim: 0.4, matched: null, archived: true },
+    ];
+    const both = rankHybrid(two, { count: 2, avgDocLen: 5 }, { ...W, lexicalWeight: 0, floor: 0.3, archivedFloor: 0.5 });
+    expect(both.map((r) => r.id)).toEqual(["active"]);
+    expect(both[0].similarity).toBeCloseTo(0.4);
+    // Strong enough, the archived one ranks like any other.
+    const strong = rankHybrid(two.map((c) => ({ ...c, vsim: 0.6 })), { count: 2, avgDocLen: 5 }, { ...W, lexicalWeight: 0, floor: 0.3, archivedFloor: 0.5 });
+    expect(strong.map((r) => r.id).sort()).toEqual(["active", "archived"]);
+    // Without an archived floor the ordinary one applies to every candidate.
+    expect(rankHybrid(two, { count: 2, avgDocLen: 5 }, { ...W, lexicalWeight: 0, floor: 0.3 }).map((r) => r.id).sort()).toEqual(["active", "archived"]);
+  });
+
   it("context words count less than body words", () => {
     const ranked = rankHybrid(
       [
