@@ -29,6 +29,12 @@ export const ErrorCodes = {
   SCOPE_REQUIRED: "SCOPE_REQUIRED",
   /** Bad input from the caller: the message names the field and what is allowed. */
   INVALID_INPUT: "INVALID_INPUT",
+  /**
+   * A user's edit or import holds data memory never stores (a password, key, card or account
+   * number, national id, or special-category data the app does not allow): nothing was written.
+   * The message names the field and the kind of data, never the value (HTTP 422).
+   */
+  SENSITIVE_CONTENT: "SENSITIVE_CONTENT",
   /** The thing does not exist in the caller's scope (never says whether it exists elsewhere). */
   NOT_FOUND: "NOT_FOUND",
   /** A vector's length differs from the dimension recorded in the database. */

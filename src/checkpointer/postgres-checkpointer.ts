@@ -17,6 +17,7 @@ import {
 import type { Database } from "../db/database.js";
 import { openDatabase, type OpenDatabaseOptions } from "../db/open.js";
 import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
+import { checkIdText } from "../store/well-formed-text.js";
 import { DEFAULTS, type PostgresCheckpointerOptions } from "./options.js";
 import { nextChannelVersion } from "./versions.js";
 import { joinCheckpoint, splitCheckpoint, type CheckpointColumns } from "./checkpoint-row.js";
@@ -136,7 +137,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const { thread_id, checkpoint_ns = "", checkpoint_id } = config.configurable ?? {};
     if (thread_id === undefined || thread_id === null) return undefined;
-    const threadId = String(thread_id);
+    const threadId = checkIdText(String(thread_id), "config.configurable.thread_id");
     const params: unknown[] = [threadId, String(checkpoint_ns)];
     let where = "c.thread_id = $5 AND c.checkpoint_ns = $6";
     if (checkpoint_id) {
@@ -156,7 +157,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
       params.push(value);
       wheres.push(clause(`$${params.length + 4}`));
     };
-    const threadId = cfg.thread_id !== undefined && cfg.thread_id !== null && cfg.thread_id !== "" ? String(cfg.thread_id) : undefined;
+    const threadId = cfg.thread_id !== undefined && cfg.thread_id !== null && cfg.thread_id !== "" ? checkIdText(String(cfg.thread_id), "config.configurable.thread_id") : undefined;
     if (threadId !== undefined) add((p) => `c.thread_id = ${p}`, threadId);
     if (cfg.checkpoint_ns !== undefined && cfg.checkpoint_ns !== null) add((p) => `c.checkpoint_ns = ${p}`, String(cfg.checkpoint_ns));
     if (cfg.checkpoint_id) add((p) => `c.checkpoint_id = ${p}`, String(cfg.checkpoint_id));
@@ -189,7 +190,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     if (thread_id === undefined || thread_id === null || thread_id === "") {
       throw invalidInput("config.configurable.thread_id", "is missing; a checkpointer needs a thread_id to know which conversation to save");
     }
-    const threadId = String(thread_id);
+    const threadId = checkIdText(String(thread_id), "config.configurable.thread_id");
     const ns = String(checkpoint_ns);
     const values = checkpoint.channel_values;
     const [, metadataBytes] = await this.serde.dumpsTyped(metadata);
@@ -222,7 +223,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     // Serialize now: LangGraph's reducer assigns ids to these messages in place right after.
     const dumper = new Dumper(this.serde);
     for (const w of byIdx.values()) dumper.prime(w.value);
-    const threadId = String(thread_id);
+    const threadId = checkIdText(String(thread_id), "config.configurable.thread_id");
     await this.locks.run(threadId, () =>
       this.putWritesLocked({
         threadId,

@@ -16,15 +16,21 @@ import { consumeConfirmation, issueConfirmation } from "./confirmation-tokens.js
 import { deleteThreadsAfterCommit, deleteUserDataIn, type DeletedCounts, type ThreadDeletion } from "./user-data.js";
 import { USER_EXPORT_FORMAT, USER_EXPORT_VERSION, parseUserExport, type UserExport } from "./user-export.js";
 import { systemClock, type Clock } from "./clock.js";
+import { refuseSensitiveText, sensitiveCategoryIn, sensitiveCategoryOf, sensitiveContent } from "./sensitive-content.js";
+import { withoutSensitiveItems, type ImportRefusals } from "./import-filter.js";
 
-export type MemoryStatus = "active" | "superseded" | "expired" | "inactive";
+export type MemoryStatus = "active" | "archived" | "superseded" | "expired" | "inactive";
 
 /** One memory as the user sees it (JSON-ready, ISO dates). */
 export interface InspectedMemory {
   id: string;
   kind: MemoryKind;
   text: string;
-  /** active: may be retrieved; superseded: replaced by `supersededBy`; expired: past `expiresAt`; inactive: deactivated by retention. */
+  /**
+   * active: may be retrieved; archived: set aside by retention for going unused (retrieved only when
+   * strongly relevant, active again once used); superseded: replaced by `supersededBy`; expired:
+   * past `expiresAt`; inactive: deactivated (by retention or an edit).
+   */
   status: MemoryStatus;
   origin: Memory["source"]["origin"];
   confidence: number;
@@ -35,6 +41,7 @@ export interface InspectedMemory {
   lastUsedAt: string | null;
   expiresAt: string | null;
   deactivatedAt: string | null;
+  archivedAt: string | null;
   /** The newer memory that replaced this one. */
   supersededBy: string | null;
   /** The older memories this one replaced (the chain backwards, one step). */
@@ -73,6 +80,8 @@ export interface ImportResult {
   profileHistory: number;
   rules: { imported: number; skipped: number };
   settings: boolean;
+  /** Items left out (not stored) because they hold secrets or special-category data: counts and categories, never values. */
+  refused: ImportRefusals;
 }
 
 export interface MemoryControlsOptions {
@@ -146,6 +155,11 @@ export class MemoryControls {
     }
   }
 
+  /** What the sensitive-data filter lets through: the store's write policy (`allowSpecialCategory`). */
+  private get storable(): { allowSpecialCategory: boolean } {
+    return { allowSpecialCategory: this.store.writePolicy.allowSpecialCategory };
+  }
+
   /**
    * Everything remembered about the user: memories (every status, with kind, dates, source thread
    * and the supersede links), the profile with who wrote each field, and the user's rules.
@@ -193,11 +207,14 @@ export class MemoryControls {
   /**
    * Edit one memory's text (re-embedded) and/or kind. The user's edit makes it `user_stated` with
    * confidence 1, so retention never deactivates or decays it. NOT_FOUND outside the user's
-   * memories; OPTED_OUT while opted out.
+   * memories; OPTED_OUT while opted out. A text holding a secret, a card or account number, a
+   * national id or (unless `writePolicy.allowSpecialCategory`) special-category data is
+   * SENSITIVE_CONTENT and changes nothing — the filter every write path runs.
    */
   async editMemory(scope: UserScope, id: string, patch: { text?: string; kind?: MemoryKind }): Promise<InspectedMemory> {
     const s = resolveUserScope(scope);
     if (!patch || typeof patch !== "object" || (patch.text === undefined && patch.kind === undefined)) throw invalidInput("patch", "give a new text and/or kind");
+    refuseSensitiveText(patch.text, "text", this.storable);
     const updated = await this.store.update(s, id, { text: patch.text, kind: patch.kind, origin: "user_stated", confidence: 1 });
     return inspectMemory(updated, this.clock.now());
   }
@@ -278,8 +295,21 @@ export class MemoryControls {
     };
   }
 
-  /** Merge-patch the profile as the user's own edit (see `ProfileStore.update`). OPTED_OUT while opted out. */
+  /**
+   * Merge-patch the profile as the user's own edit (see `ProfileStore.update`). OPTED_OUT while
+   * opted out. A value (at any depth) holding a secret or, unless allowed, special-category data is
+   * SENSITIVE_CONTENT naming the field, and nothing changes.
+   */
   async updateProfile(scope: UserScope, patch: Record<string, unknown>) {
+    if (patch && typeof patch === "object" && !Array.isArray(patch)) {
+      for (const [field, value] of Object.entries(patch)) {
+        // A field name is not echoed either when it is itself the secret.
+        const inName = sensitiveCategoryOf(field, this.storable);
+        if (inName) throw sensitiveContent("patch", inName);
+        const category = sensitiveCategoryIn(value, this.storable);
+        if (category) throw sensitiveContent(`patch.${field}`, category);
+      }
+    }
     return this.profiles.update(scope, patch, { kind: "user_edit" });
   }
 
@@ -357,18 +387,20 @@ export class MemoryControls {
    * and supersede links (re-embedded with the store's embedder), the profile its history, rules
    * their states, settings their values. Items whose id already exists are skipped, so repeating an
    * import is harmless. Invalid data is INVALID_INPUT and imports nothing; OPTED_OUT while opted out.
-   * The export may come from another user or deployment: everything lands in `scope`.
+   * The export may come from another user or deployment: everything lands in `scope`. Items holding
+   * secrets or (unless allowed) special-category data are left out and counted in `refused` — the
+   * write policy's filter, as for every other write; the rest imports.
    */
   async import(scope: UserScope, data: unknown): Promise<ImportResult> {
     const s = resolveUserScope(scope);
-    const doc = parseUserExport(data);
+    const { doc, refused } = withoutSensitiveItems(parseUserExport(data), this.storable);
     return this.db.transaction(async (tx) => {
       if (await readOptedOut(tx, s)) throw optedOutError();
       const memories = await this.store.importMany(s, doc.memories, { tx });
       const profileHistory = doc.profile ? (await this.profiles.importIn(tx, s, doc.profile)).history : 0;
       const rules = await this.rules.importIn(tx, s, doc.rules);
       if (doc.settings) await this.settings.importIn(tx, s, doc.settings);
-      return { memories, profile: doc.profile !== null, profileHistory, rules, settings: doc.settings !== null };
+      return { memories, profile: doc.profile !== null, profileHistory, rules, settings: doc.settings !== null, refused };
     }, { scope: s });
   }
 
@@ -473,6 +505,7 @@ function inspectMemory(m: Memory, now: Date): InspectedMemory {
       lastUsedAt: m.lastUsedAt?.toISOString() ?? null,
       expiresAt: m.expiresAt?.toISOString() ?? null,
       deactivatedAt: m.deactivatedAt?.toISOString() ?? null,
+      archivedAt: m.archivedAt?.toISOString() ?? null,
     },
     now,
   );
@@ -485,7 +518,9 @@ function inspectExported(m: ExportedMemory, now: Date): InspectedMemory {
       ? "expired"
       : m.deactivatedAt
         ? "inactive"
-        : "active";
+        : m.archivedAt
+          ? "archived"
+          : "active";
   return {
     id: m.id,
     kind: m.kind,
@@ -499,6 +534,7 @@ function inspectExported(m: ExportedMemory, now: Date): InspectedMemory {
     lastUsedAt: m.lastUsedAt,
     expiresAt: m.expiresAt,
     deactivatedAt: m.deactivatedAt,
+    archivedAt: m.archivedAt ?? null,
     supersededBy: m.supersededBy,
     supersedes: [],
   };

@@ -1,5 +1,6 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { ErrorCodes, MemoryError } from "../errors.js";
+import { checkIdText } from "../store/well-formed-text.js";
 
 /** Who a memory-enabled run is for and which conversation it belongs to. */
 export interface RunScope {
@@ -37,5 +38,7 @@ export function requireRunScope(config: RunnableConfig | undefined): RunScope {
       { details: { missing } },
     );
   }
-  return { tenantId: value("tenant_id")!, userId: value("user_id")!, threadId: value("thread_id")! };
+  // "t\uD800" and "t\uDBFF" would be stored as the same id (UTF-8 has no room for half a character).
+  const [tenantId, userId, threadId] = RUN_SCOPE_KEYS.map((k) => checkIdText(value(k)!, `config.configurable.${k}`));
+  return { tenantId, userId, threadId };
 }

@@ -9,7 +9,6 @@ import { createLoadMemoryNode, type LoadMemoryNodeOptions, type LoadMemoryResult
 import { indexSessionNow } from "../sessions/index-session-now.js";
 import type { IndexSessionResult } from "../sessions/index-session.js";
 import { createPastSessionsLoader, type PastSessionsLoaderOptions } from "../sessions/past-sessions.js";
-import { createSessionIndexer } from "../sessions/session-indexer.js";
 import type { SessionSummary } from "../state/types.js";
 import { createSummarizationNode, type SummarizationNodeOptions, type SummarizationNodeUpdate } from "../summarization/summarization-node.js";
 import { memoryGetter, type MemorySource } from "./memory-source.js";
@@ -46,8 +45,10 @@ export interface MemoryStepsOptions {
   summarization?: Omit<SummarizationNodeOptions, "budget" | "onSummaryChanged"> | false;
   /**
    * Index a thread that has no rolling summary yet as a past session after each turn, once it has
-   * `minTurns` user turns (default 2), with the offline summariser — so short conversations are
-   * remembered too. Longer threads are indexed at every summary change. `false`: summaries only.
+   * `minTurns` user turns (default 2) — so short conversations are remembered too. Threads with a
+   * rolling summary are indexed after every turn. `false`: only threads with a rolling summary.
+   * Either way the session is folded, with the offline summariser, from the user's and the
+   * assistant's words only (never from tool results or the rolling summary).
    */
   shortSessions?: { minTurns?: number } | false;
   /** More options of the schedule node (maxWaitMs, maxAttempts, contextMessages, redact, queueName). */
@@ -133,10 +134,13 @@ export function createMemoryTurnSteps(options: MemoryStepsOptions): MemoryTurnSt
         update = await schedule(state, config);
         if (extraction === "queue" && update.extractedThroughMessageId) emit({ type: "extraction_queued", threadId: scope.threadId });
       }
-      if (shortSessions && !state.summary && humanTurns(state.messages) >= shortSessions.minTurns) {
+      // The thread's past session folds in this turn's words (the user's and the assistant's only:
+      // never the rolling summary, which quotes tool results). A thread with a rolling summary is
+      // always indexed; a short one once it has `minTurns` user turns.
+      if (state.summary || (shortSessions && humanTurns(state.messages) >= shortSessions.minTurns)) {
         try {
-          const result = await indexSessionNow({ store: memory.store, messages: conversationOf(state.messages), summary: null, config });
-          emit({ type: "session_indexed", threadId: scope.threadId, result, via: "short_session" });
+          const result = await indexSessionNow({ store: memory.store, messages: conversationOf(state.messages), config });
+          emit({ type: "session_indexed", threadId: scope.threadId, result, via: state.summary ? "summary" : "short_session" });
         } catch (err) {
           if (!isMemoryError(err, ErrorCodes.OPTED_OUT)) onError(err, "session");
         }
@@ -161,10 +165,6 @@ function buildSteps(
     loaders.unshift(createPastSessionsLoader({ ...(typeof options.pastSessions === "object" ? options.pastSessions : {}), store, budgets }));
   }
   const load = createLoadMemoryNode({ profiles: memory.profiles, rules: memory.rules, settings: memory.settings, ...options.load, store, budgets, loaders });
-  const indexer = createSessionIndexer({
-    store,
-    onIndexed: (result, context) => emit({ type: "session_indexed", threadId: context.threadId ?? "", result, via: "summary" }),
-  });
   const summarize =
     options.summarization === false
       ? null
@@ -176,7 +176,6 @@ function buildSteps(
           budget: budgets,
           onSummaryChanged: async (summary, context) => {
             emit({ type: "summary_changed", threadId: context.threadId, summary, coveredMessages: context.coveredMessageIds.length });
-            await indexer(summary, context);
           },
         });
   const schedule =

@@ -35,6 +35,7 @@ export interface MappedError {
 
 const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   INVALID_INPUT: 422,
+  SENSITIVE_CONTENT: 422,
   NOT_FOUND: 404,
   SCOPE_REQUIRED: 401,
   UNAUTHENTICATED: 401,

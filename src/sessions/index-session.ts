@@ -1,4 +1,5 @@
 import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
+import { checkIdText } from "../store/well-formed-text.js";
 import type { SessionSummary } from "../state/types.js";
 import type { MemoryStore } from "../store/memory-store.js";
 import type { Memory } from "../store/types.js";
@@ -172,14 +173,14 @@ export function checkScope(scope: unknown): SessionScope {
   if (typeof s.tenantId !== "string" || s.tenantId === "" || typeof s.userId !== "string" || s.userId === "") {
     throw new MemoryError(ErrorCodes.SCOPE_REQUIRED, "past sessions belong to a user: give { tenantId, userId } (from config.configurable tenant_id and user_id)");
   }
-  return { tenantId: s.tenantId, userId: s.userId };
+  return { tenantId: checkIdText(s.tenantId, "scope.tenantId"), userId: checkIdText(s.userId, "scope.userId") };
 }
 
 export function checkThreadId(threadId: unknown): string {
   if (typeof threadId !== "string" || threadId === "" || threadId.length > 1024 || threadId.includes("\0")) {
     throw invalidInput("threadId", "must be a non-empty string of at most 1024 characters (config.configurable.thread_id)");
   }
-  return threadId;
+  return checkIdText(threadId, "threadId");
 }
 
 function isoDate(value: Date | string, field: string): string {

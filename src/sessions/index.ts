@@ -7,6 +7,7 @@ export {
   SESSION_INDEX_QUEUE,
   type SessionIndexerOptions,
   type SessionIndexJobPayload,
+  type SessionJobMessage,
   type SummaryChangedHook,
 } from "./session-indexer.js";
 export {
@@ -22,6 +23,7 @@ export { retrieveMemoriesWithoutSessions } from "./memories-without-sessions.js"
 export { toPastSession, sessionRecency, type PastSession } from "./past-session-item.js";
 export { SESSION_METADATA_KEY, isSessionMemory, sessionInfoOf, type SessionInfo } from "./session-metadata.js";
 export { sessionMemoryId } from "./session-memory-id.js";
-export { sessionDocument, DEFAULT_SESSION_TEXT_TOKENS, type SessionDocument, type SessionDocumentOptions } from "./session-document.js";
+export { sessionDocument, sessionSummaryOf, DEFAULT_SESSION_TEXT_TOKENS, type SessionDocument, type SessionDocumentOptions } from "./session-document.js";
+export { sessionConversation, isThirdParty, ECHO_MIN_WORDS } from "./session-conversation.js";
 export { redactSensitive, secretValuesIn, contextualSecrets, type RedactOptions, type RedactResult } from "./redact-summary.js";
 export { withdrawFromSessions, dropSentencesWith, staleTerms, withoutToolTraffic, withCorrectionsApplied, WITHDRAWN_TERMS_KEY } from "./withdrawn-statements.js";

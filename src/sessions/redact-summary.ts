@@ -47,7 +47,7 @@ export function redactSensitive(text: string, options: RedactOptions = {}): Reda
   for (let round = 0; round < 3; round++) {
     const findings = blockingFindings(detectSensitive(out), { allowSpecialCategory: options.allowSpecialCategory });
     if (findings.length === 0) break;
-    const spans = mergeSpans(findings);
+    const spans = mergeSpans(findings.map((f) => (isSpecialCategory(f.category) ? { ...f, ...statementSpan(out, f.start, f.end) } : f)));
     let next = "";
     let at = 0;
     for (const s of spans) {
@@ -100,6 +100,48 @@ export function contextualSecrets(texts: readonly string[]): string[] {
     }
   }
   return out;
+}
+
+/** Words that start a new clause (or a new subject) when they follow a special-category term. */
+const CLAUSE_END_AHEAD = /[,;:!?()\n]|\.(?=\s|$)|\s(?:and|but|so|because|while|though|although)\s/i;
+/** Words a term's qualifiers stop at when read backwards: verbs and function words ("User has", "I'm", "with"). */
+const QUALIFIER_STOP = /^(?:is|am|are|was|were|be|been|has|have|had|having|with|and|or|but|so|to|of|for|from|in|on|at|by|about|the|a|an|my|their|his|her|our|your|I'm|I|I've|user|user's|they|they're|he|she|it|that|this|who|which|no|not|also|like|properly|really|very|quite|severe|severely|mild|mildly)$/i;
+const ABBREVIATION_END = /\b(?:Dr|Mr|Mrs|Ms|St|Prof|Sr|Jr)\.$/;
+
+/**
+ * The whole statement a special-category term belongs to, not just the term: "allergic to
+ * peanuts" (up to the end of its clause) and "peanut allergy" (with the qualifiers before it),
+ * since the allergen, the drug or the doctor's name is the health data as much as the word
+ * "allergic" is. The subject and verb before it stay ("User has [redacted health].").
+ */
+function statementSpan(text: string, start: number, end: number): { start: number; end: number } {
+  let to = end;
+  for (let from = end; from < text.length; ) {
+    const ahead = CLAUSE_END_AHEAD.exec(text.slice(from));
+    if (!ahead) {
+      to = text.length;
+      break;
+    }
+    const at = from + ahead.index;
+    // "Dr. Okonjo": the full stop of an abbreviation does not end the statement.
+    if (ahead[0] === "." && ABBREVIATION_END.test(text.slice(Math.max(0, at - 5), at + 1))) {
+      from = at + 1;
+      continue;
+    }
+    to = at;
+    break;
+  }
+  while (to > end && /\s/.test(text[to - 1])) to--;
+  let begin = start;
+  const before = text.slice(0, start);
+  const words = [...before.matchAll(/[\p{L}\p{N}'’-]+/gu)];
+  for (let i = words.length - 1, taken = 0; i >= 0 && taken < 3; i--, taken++) {
+    const w = words[i];
+    const gap = before.slice(w.index! + w[0].length, begin);
+    if (!/^\s*$/.test(gap) || QUALIFIER_STOP.test(w[0])) break;
+    begin = w.index!;
+  }
+  return { start: begin, end: Math.max(to, end) };
 }
 
 function mergeSpans(findings: ReadonlyArray<{ start: number; end: number; category: SensitiveCategory }>): Array<{ start: number; end: number; category: SensitiveCategory }> {

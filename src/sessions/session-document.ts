@@ -1,5 +1,5 @@
 import { ENTITY_LABELS, splitSentences } from "../context/format-summary.js";
-import type { SessionSummary, SummaryEntities } from "../state/types.js";
+import { emptyEntities, type SessionSummary, type SummaryEntities } from "../state/types.js";
 import { ENTITY_KEYS } from "../summarization/entities.js";
 import { countTextTokens, type TokenEncoding } from "../tokens/count-text.js";
 import { redactSensitive, type RedactOptions } from "./redact-summary.js";
@@ -56,6 +56,33 @@ export function sessionDocument(summary: Pick<SessionSummary, "text" | "entities
   }
   const context = contextOf(facts.text.trim(), prose.text.trim(), options.maxTextChars * 4);
   return { text, context: context && context !== text ? context : null, redacted };
+}
+
+/**
+ * The summary a stored session document was made from, read back: its key-entity lines and its
+ * prose (the context holds both; without a context, the text does). Redacted values stay
+ * redacted. What a session folds its next messages into, so a session grows from its own content
+ * — the user's and the assistant's words — and never from a thread's rolling summary, which quotes
+ * tool results. Pure.
+ *
+ * @example
+ * sessionSummaryOf({ text: "…", context: "Places: Lisbon\nUser: We fly to Lisbon." })
+ * // { text: "User: We fly to Lisbon.", entities: { …, places: ["Lisbon"] } }
+ */
+export function sessionSummaryOf(doc: { text: string; context: string | null }): Pick<SessionSummary, "text" | "entities"> {
+  const entities = emptyEntities();
+  const lines = (doc.context ?? doc.text).split("\n");
+  let at = 0;
+  for (; at < lines.length; at++) {
+    const key = ENTITY_KEYS.find((k) => lines[at].startsWith(`${ENTITY_LABELS[k]}: `));
+    if (!key || entities[key].length > 0) break;
+    entities[key] = lines[at]
+      .slice(ENTITY_LABELS[key].length + 2)
+      .split("; ")
+      .map((item) => item.trim())
+      .filter((item) => item !== "");
+  }
+  return { text: lines.slice(at).join("\n").trim(), entities };
 }
 
 function entityLines(entities: Partial<SummaryEntities> | null | undefined): string[] {

@@ -147,7 +147,34 @@ const VALUE_TYPES: Record<string, RegExp> = {
  */
 export function withCorrectionsApplied(messages: readonly BaseMessage[]): BaseMessage[] {
   const texts = messages.map((m) => (typeof m.content === "string" ? m.content : null));
-  const stale = new Map<number, Set<string>>(); // message index → values to replace
+  const stale = staleValues(messages, texts);
+  if (stale.size === 0) return [...messages];
+  return messages.map((m, i) => {
+    const values = stale.get(i);
+    if (!values || texts[i] === null) return m;
+    let text = texts[i]!;
+    for (const v of [...values].sort((a, b) => b.length - a.length)) text = text.split(v).join("[corrected]");
+    const Ctor = m.constructor as new (fields: Record<string, unknown>) => BaseMessage;
+    return new Ctor({ ...(m as unknown as Record<string, unknown>), content: text, id: m.id, name: m.name, tool_calls: (m as AIMessage).tool_calls });
+  });
+}
+
+/**
+ * The values a later user message of the thread corrects (see {@link withCorrectionsApplied}):
+ * what a session folded before the correction came must drop too (`withdrawnTerms`). Pure.
+ *
+ * @example
+ * correctedValues([user("Mia's birthday is March 14"), user("sorry, wrong date, it's March 24")]) // ["March 14"]
+ */
+export function correctedValues(messages: readonly BaseMessage[]): string[] {
+  const values = new Set<string>();
+  for (const set of staleValues(messages, messages.map((m) => (typeof m.content === "string" ? m.content : null))).values()) for (const v of set) values.add(v);
+  return [...values];
+}
+
+/** Message index → the values of it a later correction replaces. */
+function staleValues(messages: readonly BaseMessage[], texts: ReadonlyArray<string | null>): Map<number, Set<string>> {
+  const stale = new Map<number, Set<string>>();
   messages.forEach((m, i) => {
     const text = texts[i];
     if (m.getType() !== "human" || text === null || !CORRECTION_CUE.test(text)) return;
@@ -161,13 +188,5 @@ export function withCorrectionsApplied(messages: readonly BaseMessage[]): BaseMe
       }
     }
   });
-  if (stale.size === 0) return [...messages];
-  return messages.map((m, i) => {
-    const values = stale.get(i);
-    if (!values || texts[i] === null) return m;
-    let text = texts[i]!;
-    for (const v of [...values].sort((a, b) => b.length - a.length)) text = text.split(v).join("[corrected]");
-    const Ctor = m.constructor as new (fields: Record<string, unknown>) => BaseMessage;
-    return new Ctor({ ...(m as unknown as Record<string, unknown>), content: text, id: m.id, name: m.name, tool_calls: (m as AIMessage).tool_calls });
-  });
+  return stale;
 }

@@ -25,6 +25,8 @@ export interface SummaryChangeContext {
   previous: SessionSummary | null;
   /** Ids of the messages folded in by this change. */
   coveredMessageIds: string[];
+  /** The messages folded in by this change, in order (a past session reads the user's and assistant's words from them). */
+  coveredMessages?: readonly BaseMessage[];
 }
 
 export interface SummarizationNodeOptions {
@@ -143,6 +145,7 @@ export function createSummarizationNode(options: SummarizationNodeOptions = {}) 
         userId: stringOrNull(configurable.user_id),
         previous,
         coveredMessageIds,
+        coveredMessages: plan.chunk,
       };
       try {
         await options.onSummaryChanged(summary, context);

@@ -56,29 +56,31 @@ describe("LangGraph dev server (langgraph.json) end to end", () => {
   it("remembers a preference from one thread in another thread of the same user", async () => {
     const first = await client.threads.create();
     const stated = await client.runs.wait(first.thread_id, "memory_agent", {
-      input: { messages: [{ role: "user", content: "Please always use metric units. I live in Lisbon." }] },
+      input: { messages: [{ role: "user", content: "Please always use metric units. I live in Lisbon. The nightly export failed with a disk full error; pruning old snapshots fixed it." }] },
       config: alice,
     });
     expect(lastAnswer(stated)).toMatch(/^\[offline responder\]/);
 
-    const second = await askInNewThread("How far is Porto from Lisbon by train?", alice, (a) => /Lisbon/.test(a) && /metric/.test(a));
+    const second = await askInNewThread("The nightly export failed again, what fixed it last time?", alice, (a) => /location Lisbon/.test(a) && /metric/.test(a) && /Pruning old snapshots/.test(a));
     expect(second.thread.thread_id).not.toBe(first.thread_id);
     expect(second.answer).toMatch(/^\[offline responder\]/);
-    expect(second.answer).toContain("User lives in Lisbon.");
+    expect(second.answer).toMatch(/From memory: "Pruning old snapshots fixed the problem/);
     expect(second.answer).toMatch(/units metric/);
+    expect(second.answer).toMatch(/location Lisbon/);
 
     // The memory came from the plugin's store: it is in the thread's state as retrieved, with our ids…
     const state = await client.threads.getState(second.thread.thread_id);
     const memories = (state.values as Values).memories ?? [];
-    expect(memories.map((m) => m.text)).toContain("User lives in Lisbon.");
+    expect(memories.map((m) => m.text).join("\n")).toMatch(/^Pruning old snapshots fixed the problem/m);
+    expect((state.values as Values & { profile?: { location?: string } }).profile?.location).toBe("Lisbon");
     expect(memories.every((m) => /^[0-9a-f-]{36}$/.test(m.id))).toBe(true);
     // …and not from the dev server's own store, which holds nothing.
     expect((await client.store.searchItems([])).items).toEqual([]);
   }, TIMEOUT);
 
   it("keeps users apart and refuses a run without tenant_id/user_id", async () => {
-    const bob = await askInNewThread("How far is Porto from Lisbon by train?", { configurable: { tenant_id: "acme", user_id: "bob" } }, () => true);
-    expect(bob.answer).not.toContain("User lives in Lisbon.");
+    const bob = await askInNewThread("The nightly export failed again, what fixed it last time?", { configurable: { tenant_id: "acme", user_id: "bob" } }, () => true);
+    expect(bob.answer).not.toMatch(/Pruning old snapshots|Lisbon|metric/);
     const thread = await client.threads.create();
     await expect(client.runs.wait(thread.thread_id, "memory_agent", { input: { messages: [{ role: "user", content: "hi" }] }, raiseError: true })).rejects.toThrow(
       /tenant_id, user_id/,
@@ -87,11 +89,10 @@ describe("LangGraph dev server (langgraph.json) end to end", () => {
 
   it("runs the extract_memories graph on an extraction payload, as a Platform background run would", async () => {
     const carol = { configurable: { tenant_id: "acme", user_id: "carol" } };
-    const payload = { v: 1, threadId: "imported-thread", messages: [{ id: "m1", role: "human", text: "I moved to Oslo last month." }] };
+    const payload = { v: 1, threadId: "imported-thread", messages: [{ id: "m1", role: "human", text: "The Oslo sync job failed with a lock timeout; restarting the queue fixed it." }] };
     const out = (await client.runs.wait(null, "extract_memories", { input: payload, config: carol })) as Values;
     expect(out.report?.added).toBe(1);
-    const asked = await askInNewThread("Any tips for a weekend trip from Oslo?", carol, (a) => a.includes("Oslo"));
-    // The offline responder quotes the stored memory (the rule extractor words a move as where the user lives).
-    expect(asked.answer).toMatch(/From memory: "User (lives in|moved to) Oslo/);
+    const asked = await askInNewThread("The Oslo sync job fails again, what fixed it last time?", carol, (a) => a.includes("Restarting the queue"));
+    expect(asked.answer).toMatch(/From memory: "Restarting the queue fixed the problem/);
   }, TIMEOUT);
 });

@@ -252,7 +252,14 @@ describe.each(testEngines())("MemoryControls on %s", (engine) => {
     await controls.deleteAll(alice, (await controls.requestDeleteAll(alice)).token);
     expect(await count("SELECT count(*)::int AS n FROM memories WHERE user_id = 'alice'")).toBe(0);
     const result = await controls.import(alice, JSON.parse(JSON.stringify(exported)));
-    expect(result).toEqual({ memories: { imported: 5, skipped: 0 }, profile: true, profileHistory: 3, rules: { imported: 2, skipped: 0 }, settings: true });
+    expect(result).toEqual({
+      memories: { imported: 5, skipped: 0 },
+      profile: true,
+      profileHistory: 3,
+      rules: { imported: 2, skipped: 0 },
+      settings: true,
+      refused: { memories: 0, profileFields: 0, profileHistory: 0, rules: 0, byCategory: {} },
+    });
     const again = await controls.export(alice);
     expect({ ...again, exportedAt: "" }).toEqual({ ...exported, exportedAt: "" });
     // Vectors were recomputed: search works on the imported rows.
@@ -362,13 +369,16 @@ describe.each(testEngines())("MemoryControls on %s", (engine) => {
     expect(await say("m1", "My name is Priya.")).toMatchObject({ profileFieldsChanged: 1 });
     expect(await say("m2", "my timezone is Europe/Lisbon")).toMatchObject({ profileFieldsChanged: 1 });
     expect(await say("m3", "give me diffs, not full files")).toMatchObject({ rulesProposed: 1 });
-    expect(await say("m4", "I live in Berlin")).toMatchObject({ added: 1 });
+    expect(await say("m4", "I live in Berlin")).toMatchObject({ profileFieldsChanged: 1, added: 0 });
+    expect(await say("m4b", "I have a dog named Rex")).toMatchObject({ added: 1 });
     const seen = await controls.inspect(alice);
-    expect(seen.profile!.document).toEqual({ name: "Priya", timezone: "Europe/Lisbon" });
+    expect(seen.profile!.document).toEqual({ name: "Priya", timezone: "Europe/Lisbon", location: "Berlin" });
     expect(seen.profile!.fields.find((f) => f.field === "timezone")!.source).toMatchObject({ kind: "extraction", threadId: "t1", messageId: "m2" });
     expect(seen.rules).toEqual([expect.objectContaining({ text: "User wants diffs, not full files.", state: "proposed", source: "learned" })]);
-    expect(await say("m5", "forget that I live in Berlin")).toMatchObject({ deleted: 1 });
+    expect(await say("m5", "forget that I have a dog named Rex")).toMatchObject({ deleted: 1 });
     expect((await controls.deletionLog(alice))[0]).toMatchObject({ itemKind: "memory", itemCount: 1, via: "controls.deleteMemories" });
+    expect(await say("m5b", "forget that I live in Berlin")).toMatchObject({ profileFieldsChanged: 1 });
+    expect((await controls.inspect(alice)).profile!.document).toEqual({ name: "Priya", timezone: "Europe/Lisbon" });
     expect(await say("m6", "forget everything about me")).toMatchObject({ forgetAllRequested: 1, deleted: 0 });
     expect(await controls.pendingDeleteAllRequest(alice)).toMatchObject({ source: { kind: "extraction", messageId: "m6" } });
     await controls.optOut(alice);

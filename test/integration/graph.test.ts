@@ -58,40 +58,48 @@ describe.each(testEngines())("withMemory on %s", (engine) => {
     const graph = withMemory({ memory, agent, onEvent: (e) => events.push(e) }).compile({ checkpointer: memory.checkpointer });
     expect(Object.keys(graph.getGraph().nodes)).toEqual(expect.arrayContaining([MEMORY_NODES.load, MEMORY_NODES.summarize, "agent", MEMORY_NODES.schedule]));
 
-    const out = await graph.invoke(say("Hi! I live in Lisbon."), config("t1"));
-    expect(out.messages.map((m: BaseMessage) => m.content)).toEqual(["Hi! I live in Lisbon.", "Noted."]);
+    const out = await graph.invoke(say("Hi! I'm learning Portuguese."), config("t1"));
+    expect(out.messages.map((m: BaseMessage) => m.content)).toEqual(["Hi! I'm learning Portuguese.", "Noted."]);
     // Queued, not extracted: nothing stored until a worker runs.
     expect(events.map((e) => e.type)).toEqual(["extraction_queued"]);
     expect(await texts()).toEqual([]);
     const drained = await memoryWorker(memory).drain();
     expect(drained).toMatchObject({ completed: 1, failed: 0 });
-    expect(await texts()).toEqual(["User lives in Lisbon."]);
+    expect(await texts()).toEqual(["User is learning Portuguese."]);
 
-    const next = await graph.invoke(say("Which train goes from Lisbon to Porto?"), config("t2"));
-    expect(next.memories.map((m: { text: string }) => m.text)).toEqual(["User lives in Lisbon."]);
+    const next = await graph.invoke(say("Which Portuguese words do I need for the train to Porto?"), config("t2"));
+    expect(next.memories.map((m: { text: string }) => m.text)).toEqual(["User is learning Portuguese."]);
     expect(next.memoryUsage!.memories).toBeGreaterThan(0);
     const prompt = model.calls[1].messages;
     expect(prompt[0].getType()).toBe("system");
     expect(String(prompt[0].content)).toContain("You are a travel agent.");
-    expect(String(prompt[0].content)).toContain("User lives in Lisbon.");
-    expect(String(prompt[prompt.length - 1].content)).toBe("Which train goes from Lisbon to Porto?");
+    expect(String(prompt[0].content)).toContain("User is learning Portuguese.");
+    expect(String(prompt[prompt.length - 1].content)).toBe("Which Portuguese words do I need for the train to Porto?");
     // The thread's history is in the memory's checkpointer.
     const saved = await graph.getState(config("t1"));
     expect(saved.values.messages).toHaveLength(2);
   });
 
-  it("inline extraction stores during the run; a correction supersedes", async () => {
+  it("inline extraction stores during the run; a correction supersedes; a move updates the profile", async () => {
     const { agent } = recordingAgent();
     const graph = withMemory({ memory, agent, extraction: "inline" }).compile({ checkpointer: memory.checkpointer });
-    await graph.invoke(say("I live in Berlin."), config("a"));
-    expect(await texts()).toEqual(["User lives in Berlin."]);
-    await graph.invoke(say("I moved to Lisbon last month."), config("b"));
+    await graph.invoke(say("I'm vegetarian."), config("a"));
+    expect(await texts()).toEqual(["User is vegetarian."]);
+    await graph.invoke(say("Actually I'm vegan now."), config("b"));
     const all = await memory.controls.inspect(user);
-    const berlin = all.memories.find((m) => m.text === "User lives in Berlin.")!;
-    const lisbon = all.memories.find((m) => m.text === "User lives in Lisbon (moved there).")!;
-    expect(berlin.status).toBe("superseded");
-    expect(berlin.supersededBy).toBe(lisbon.id);
-    expect(lisbon.status).toBe("active");
+    const vegetarian = all.memories.find((m) => m.text === "User is vegetarian.")!;
+    const vegan = all.memories.find((m) => m.text === "User is vegan.")!;
+    expect(vegetarian.status).toBe("superseded");
+    expect(vegetarian.supersededBy).toBe(vegan.id);
+    expect(vegan.status).toBe("active");
+    // Where the user lives is a profile field: the move replaces it, with its history.
+    await graph.invoke(say("I live in Berlin."), config("c"));
+    await graph.invoke(say("I moved to Lisbon last month."), config("d"));
+    expect(await memory.profiles.getDocument(user)).toEqual({ location: "Lisbon" });
+    expect((await memory.profiles.history(user)).map((h) => [h.field, h.oldValue, h.newValue])).toEqual([
+      ["location", "Berlin", "Lisbon"],
+      ["location", undefined, "Berlin"],
+    ]);
     expect(await memory.jobs.list(user)).toEqual([]);
   });
 
@@ -180,10 +188,10 @@ describe.each(testEngines())("withMemory on %s", (engine) => {
     const State = Annotation.Root({ ...MemoryStateSpec, mood: Annotation<string>({ reducer: (_, b) => b, default: () => "neutral" }) });
     const builder = new StateGraph(State).addNode("assistant", async (state) => ({ messages: [new AIMessage(`(${state.mood}) ok`)], mood: "happy" }));
     const graph = withMemory(builder, { memory, agent: "assistant", extraction: "inline" }).compile({ checkpointer: memory.checkpointer });
-    const out = await graph.invoke(say("I live in Porto."), config("builder"));
+    const out = await graph.invoke(say("I'm learning Portuguese."), config("builder"));
     expect(out.mood).toBe("happy");
     expect(out.messages[1].content).toBe("(neutral) ok");
-    expect(await texts()).toEqual(["User lives in Porto."]);
+    expect(await texts()).toEqual(["User is learning Portuguese."]);
     expect(() => withMemory(new StateGraph(State), { memory, agent: "missing" })).toThrow(/no node named "missing"/);
     const Plain = Annotation.Root({ messages: MemoryStateSpec.messages });
     expect(() => withMemory(new StateGraph(Plain), { memory, agent: async () => ({}) })).toThrow(/MemoryStateSpec/);
@@ -191,12 +199,13 @@ describe.each(testEngines())("withMemory on %s", (engine) => {
 
   it("without a model, the agent node is the offline responder: labelled, answering from the injected memory", async () => {
     const graph = withMemory({ memory, agent: createMemoryAgentNode({ memory }), extraction: "inline" }).compile({ checkpointer: memory.checkpointer });
-    const first = await graph.invoke(say("Please always use metric units. I live in Lisbon."), config("o1"));
+    const first = await graph.invoke(say("Please always use metric units. I'm learning Portuguese. I live in Lisbon."), config("o1"));
     expect(first.messages[1].content).toMatch(new RegExp(`^\\${OFFLINE_RESPONDER_LABEL} Nothing in memory`));
-    const second = await graph.invoke(say("How far is Porto from Lisbon?"), config("o2"));
+    const second = await graph.invoke(say("How far is Porto from Lisbon, and how do I say it in Portuguese?"), config("o2"));
     const answer = String(second.messages[1].content);
     expect(answer.startsWith(OFFLINE_RESPONDER_LABEL)).toBe(true);
-    expect(answer).toContain('"User lives in Lisbon."');
+    expect(answer).toContain('"User is learning Portuguese."');
+    expect(answer).toContain("location Lisbon");
     expect(answer).toMatch(/\(\d{4}-\d{2}-\d{2}\)/);
     expect(answer).toContain("units metric");
     expect(answer).toContain("MODEL");

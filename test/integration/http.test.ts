@@ -278,6 +278,7 @@ describe.each(testEngines())("HTTP API on %s", (engine) => {
         lastUsedAt: null,
         expiresAt: null,
         deactivatedAt: null,
+        archivedAt: null,
         supersededBy: ids.marseille,
         supersedes: [ids.lyon],
         score: null,
@@ -429,7 +430,7 @@ describe.each(testEngines())("HTTP API on %s", (engine) => {
       expect(res.json.optedOut).toBe(false);
       expect(res.json.profile.document).toEqual({ name: "Alice", units: "metric", timezone: "Europe/Paris" });
       expect(res.json.profile.fields.find((f: { field: string }) => f.field === "timezone").source).toMatchObject({ kind: "extraction", threadId: "t2", messageId: "m6" });
-      expect(res.json.fields).toEqual(["name", "language", "timezone", "units", "plan", "notes"]);
+      expect(res.json.fields).toEqual(["name", "language", "timezone", "units", "location", "occupation", "employer", "plan", "notes"]);
       expect(res.json.schema.properties.units).toEqual({ type: "string", enum: ["metric", "imperial"] });
     });
 

@@ -74,26 +74,28 @@ describe.each(testEngines())("prebuilt agents with memory on %s", (engine) => {
     const model = new RecordingChatModel({
       responses: [
         "Hello!",
-        { toolCalls: [{ name: "search_memory", args: { query: "where does the user live Lisbon" } }] },
-        "You live in Lisbon, so Porto is about 300 km away.",
+        { toolCalls: [{ name: "search_memory", args: { query: "which language is the user learning, Portuguese?" } }] },
+        "You're learning Portuguese, so: \"Um bilhete para o Porto, por favor.\"",
       ],
     });
     const agent = buildV1Agent(memory, model);
-    await agent.invoke({ messages: [new HumanMessage("Hi, I live in Lisbon.")] }, config("c1"));
+    await agent.invoke({ messages: [new HumanMessage("Hi, I live in Lisbon and I'm learning Portuguese.")] }, config("c1"));
     expect(model.calls[0].boundTools.sort()).toEqual(["manage_memory", "search_memory"]);
     expect(systemText(model.calls[0].messages)).toContain("You are a travel assistant.");
     expect(await memory.jobs.list(user)).toHaveLength(1);
     expect(await memoryWorker(memory).drain()).toMatchObject({ completed: 1, failed: 0 });
 
-    const out = await agent.invoke({ messages: [new HumanMessage("How far is Porto from Lisbon, where I live?")] }, config("c2"));
+    const out = await agent.invoke({ messages: [new HumanMessage("How do I ask for a train ticket to Porto in Portuguese?")] }, config("c2"));
     const prompt = systemText(model.calls[1].messages);
     expect(prompt).toContain("You are a travel assistant.");
-    expect(prompt).toContain("User lives in Lisbon.");
+    expect(prompt).toContain("User is learning Portuguese.");
+    // Where the user lives is a profile field: always in the memory block.
+    expect(prompt).toContain('- location: "Lisbon"');
     // The tool result came back through the loop; the memory block stayed in the system message.
-    expect(systemText(model.calls[2].messages)).toContain("User lives in Lisbon.");
+    expect(systemText(model.calls[2].messages)).toContain("User is learning Portuguese.");
     const toolResult = out.messages.find((x: BaseMessage) => x.getType() === "tool");
-    expect(JSON.parse(String(toolResult!.content)).memories[0].text).toBe("User lives in Lisbon.");
-    expect(out.messages[out.messages.length - 1].content).toBe("You live in Lisbon, so Porto is about 300 km away.");
+    expect(JSON.parse(String(toolResult!.content)).memories[0].text).toBe("User is learning Portuguese.");
+    expect(out.messages[out.messages.length - 1].content).toBe("You're learning Portuguese, so: \"Um bilhete para o Porto, por favor.\"");
   });
 
   it("both refuse a run without the user's scope", async () => {

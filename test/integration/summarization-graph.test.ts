@@ -5,7 +5,7 @@
  * from turn 3 still there at turn 200, exactly one summariser call per trigger, and the
  * summariser's call kept out of `streamMode: "messages"`.
  */
-import { describe, expect, it } from "@jest/globals";
+import { afterAll, describe, expect, it } from "@jest/globals";
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
 import { BaseChatModel, type BindToolsInput } from "@langchain/core/language_models/chat_models";
 import { AIMessage, AIMessageChunk, HumanMessage, type BaseMessage } from "@langchain/core/messages";
@@ -18,15 +18,27 @@ import { z } from "zod";
 import { buildContext, type BuildContextResult } from "../../src/context/build-context.js";
 import { findSequenceProblems } from "../../src/context/sequence-problems.js";
 import { MemoryAnnotation, type MemoryState } from "../../src/state/annotation.js";
+import { PostgresCheckpointer } from "../../src/checkpointer/index.js";
+import type { Database } from "../../src/db/database.js";
+import { openTestDatabase } from "../helpers/db.js";
 import type { ActiveRule, RetrievedMemory, SessionSummary } from "../../src/state/types.js";
 import { SUMMARIZATION_TAG } from "../../src/summarization/chat-model-summarizer.js";
 import { createSummarizationNode, type SummaryChangeContext } from "../../src/summarization/summarization-node.js";
 import { countTokens } from "../../src/tokens/count-messages.js";
 
-/** The checkpointer under test. MemorySaver today; the lead can switch this to our Postgres saver. */
-function createCheckpointer(): BaseCheckpointSaver {
-  return new MemorySaver();
+/**
+ * The checkpointer of a run: ours (`PostgresCheckpointer` on embedded PGlite) for the offline keep
+ * and remove runs, LangGraph's MemorySaver for the fake-model run (its calls are what it checks).
+ */
+let pglite: Database | undefined;
+async function createCheckpointer(kind: "postgres" | "memory"): Promise<BaseCheckpointSaver> {
+  if (kind === "memory") return new MemorySaver();
+  pglite ??= await openTestDatabase("pglite");
+  return PostgresCheckpointer.fromDatabase(pglite);
 }
+afterAll(async () => {
+  await pglite?.close();
+});
 
 // ---------------------------------------------------------------------------------------------
 // A chat model that records its calls and answers like a structured-output summariser that only
@@ -153,7 +165,7 @@ interface RunResult {
   failures: string[];
 }
 
-async function runConversation(opts: { turns: number; mode: "keep" | "remove"; model?: RecordingSummaryModel }): Promise<RunResult> {
+async function runConversation(opts: { turns: number; mode: "keep" | "remove"; model?: RecordingSummaryModel; checkpointer?: "postgres" | "memory" }): Promise<RunResult> {
   const prompts: PromptRecord[] = [];
   const summaries: RunResult["summaries"] = [];
   const failures: string[] = [];
@@ -216,7 +228,7 @@ async function runConversation(opts: { turns: number; mode: "keep" | "remove"; m
     .addEdge("summarize", "agent")
     .addConditionalEdges("agent", (s: MemoryState) => ((s.messages[s.messages.length - 1] as AIMessage).tool_calls?.length ? "tools" : END), ["tools", END])
     .addEdge("tools", "agent")
-    .compile({ checkpointer: createCheckpointer() });
+    .compile({ checkpointer: await createCheckpointer(opts.checkpointer ?? "postgres") });
 
   const config = { configurable: { thread_id: `thread-${opts.mode}-${opts.model ? "llm" : "offline"}`, tenant_id: "acme", user_id: "priya" } };
   let watermarkIndex = -1;
@@ -316,7 +328,7 @@ describe("summarisation through a real StateGraph (200 turns, checkpointer)", ()
 
   it("fake chat model, keep mode: one model call per trigger, none under it; merged entities survive a forgetful model", async () => {
     const model = new RecordingSummaryModel({});
-    const run = await runConversation({ turns: 200, mode: "keep", model });
+    const run = await runConversation({ turns: 200, mode: "keep", model, checkpointer: "memory" });
     expect(run.failures).toEqual([]);
     expect(checkPrompts(run.prompts)).toEqual([]);
     expect(model.calls.length).toBe(run.summaries.length);
@@ -366,7 +378,7 @@ describe("the summariser's model call and streamMode: \"messages\"", () => {
       .addEdge(START, "summarize")
       .addEdge("summarize", "agent")
       .addEdge("agent", END)
-      .compile({ checkpointer: createCheckpointer() });
+      .compile({ checkpointer: await createCheckpointer("memory") });
     const history: BaseMessage[] = [];
     for (let t = 1; t <= 16; t++) {
       history.push(userMessage(t));

@@ -128,7 +128,7 @@ describe("langgraph-memory worker --drain (embedded database folder, its own pro
     const user = { tenantId: "acme", userId: "cli-user" };
     let db = await openDatabase(url);
     const node = createScheduleExtractionNode({ store: new MemoryStore(db), debounceMs: 60_000 });
-    await node({ messages: [new HumanMessage({ id: "c1", content: "I live in Porto." }), new AIMessage({ id: "c2", content: "Noted." })] }, { configurable: { thread_id: "cli", tenant_id: user.tenantId, user_id: user.userId } });
+    await node({ messages: [new HumanMessage({ id: "c1", content: "I'm learning Portuguese." }), new AIMessage({ id: "c2", content: "Noted." })] }, { configurable: { thread_id: "cli", tenant_id: user.tenantId, user_id: user.userId } });
     await db.close();
 
     const env = { ...process.env };
@@ -139,11 +139,11 @@ describe("langgraph-memory worker --drain (embedded database folder, its own pro
     expect(JSON.parse(stdout)).toEqual({ completed: 1, retried: 0, failed: 0, leaseLost: 0 });
     expect(stderr).toMatch(/job \d+ claimed \(attempt 1\)/);
     expect(stderr).toMatch(/job \d+: added 1, deduped 0, superseded 0, deleted 0/);
-    expect(stderr).not.toContain("Porto");
+    expect(stderr).not.toContain("Portuguese");
 
     db = await openDatabase(url);
     try {
-      expect((await new MemoryStore(db).list(user)).map((m) => m.text)).toEqual(["User lives in Porto."]);
+      expect((await new MemoryStore(db).list(user)).map((m) => m.text)).toEqual(["User is learning Portuguese."]);
     } finally {
       await db.close();
     }

@@ -29,7 +29,7 @@ const RUNS = size(25, 50);
 const DIMS = 64;
 
 /** Codes a bad input may legitimately produce. Anything else (or a non-MemoryError) fails. */
-const INPUT_CODES = new Set(["INVALID_INPUT", "SCOPE_REQUIRED", "NOT_FOUND", "EMBEDDING_DIMENSION_MISMATCH", "CONFIRMATION_INVALID", "OPTED_OUT", "DB_QUERY_FAILED"]);
+const INPUT_CODES = new Set(["INVALID_INPUT", "SENSITIVE_CONTENT", "SCOPE_REQUIRED", "NOT_FOUND", "EMBEDDING_DIMENSION_MISMATCH", "CONFIRMATION_INVALID", "OPTED_OUT", "DB_QUERY_FAILED"]);
 
 /** Calls tried and their outcomes, per engine (reset by each engine's beforeAll). */
 let tried: Record<string, number> = {};
@@ -434,41 +434,70 @@ describe.each(testEngines())("hostile input on %s", (engine) => {
     });
   });
 
-  // Known problems (reported, not fixed here): `it.failing` passes while the problem exists and
-  // fails once it is fixed — then make it a plain `it`. Their inputs are left out of the
-  // properties above (see helpers/hostile.ts) so those keep exploring.
-  (engine === "pglite" ? it.failing : it)("a text starting with U+FEFF reads back whole (known problem on PGlite: its result decoding drops a leading BOM)", async () => {
-    const scope = { tenantId: "\ufeffbom-co", userId: "u" };
-    const r = await attempt("store.add(BOM)", () => store.add(scope, { kind: "fact", text: "\ufeffstarts with a byte-order mark" }));
+  // Known problem (upstream, docs/security.md): `it.failing` passes while the problem exists and
+  // fails once it is fixed — then make it a plain `it`. Its input is left out of the properties
+  // above (see helpers/hostile.ts) so those keep exploring. Unpaired surrogates, once a known
+  // problem too, are refused now and have their own test below.
+  // Upstream (PGlite 0.5.14): its protocol reader decodes each text value with a TextDecoder that
+  // strips a leading BOM; the value is stored whole (server Postgres returns it whole). Passes on
+  // PGlite while that holds — then make it a plain `it`.
+  (engine === "pglite" ? it.failing : it)("a text starting with U+FEFF reads back whole (known problem on PGlite 0.5.14: its result decoding drops a leading BOM)", async () => {
+    const scope = { tenantId: "bom-text-co", userId: "u" };
+    const r = await attempt("store.add(BOM)", () => store.add(scope, { kind: "fact", text: "\ufeffstarts with a byte-order mark", context: "\ufeffso does its context" }));
     expect(r.ok).toBe(true);
     const got = r.ok ? await store.get(scope, r.value.id) : null;
-    expect({ text: got?.text, tenantId: got?.tenantId }).toEqual({ text: "\ufeffstarts with a byte-order mark", tenantId: "\ufeffbom-co" });
+    expect({ text: got?.text, context: got?.context }).toEqual({ text: "\ufeffstarts with a byte-order mark", context: "\ufeffso does its context" });
   });
 
-  it.failing("known problem — unpaired UTF-16 surrogates: refused, or read back exactly — never silently changed (two tenant ids must not become one)", async () => {
-    // Known problem (reported): drivers encode strings as UTF-8, replacing an unpaired surrogate
-    // with U+FFFD, so "t\uD800" and "t\uDBFF" are stored as the same tenant "t\uFFFD".
-    const cases: Array<[string, () => Promise<unknown>, (v: unknown) => void]> = [
-      ["memory text", () => store.add({ tenantId: "surrogate-co", userId: "u" }, { kind: "fact", text: "half \uD83D of an emoji" }), (m) => expect((m as { text: string }).text).toBe("half \uD83D of an emoji")],
-      ["tenant id", () => store.add({ tenantId: "tenant-\uD800", userId: "u" }, { kind: "fact", text: "planted by tenant-\\uD800" }), () => undefined],
-      ["namespace label", () => new LangGraphStore(db, { tenantId: "surrogate-co" }).put(["ns\uDC00"], "k", { a: 1 }), () => undefined],
+  it("ids starting with U+FEFF are refused with INVALID_INPUT on every engine (PGlite would read them back as another id); a BOM inside an id round-trips", async () => {
+    const results: Record<string, string> = {};
+    for (const [label, call] of [
+      ["tenant id", () => store.add({ tenantId: "\ufeffbom-co", userId: "u" }, { kind: "fact", text: "planted" })],
+      ["user id", () => store.add({ tenantId: "bom-co", userId: "\ufeffu" }, { kind: "fact", text: "planted" })],
+      ["BaseStore tenant", async () => new LangGraphStore(db, { tenantId: "\ufeffbom-co" })],
+      ["BaseStore key", () => new LangGraphStore(db, { tenantId: "bom-co" }).put(["ns"], "\ufeffk", { a: 1 })],
+    ] as const) {
+      const r = await attempt(`BOM ${label}`, call as () => Promise<unknown>);
+      results[label] = r.ok ? "stored" : r.code;
+    }
+    expect(results).toEqual({ "tenant id": "INVALID_INPUT", "user id": "INVALID_INPUT", "BaseStore tenant": "INVALID_INPUT", "BaseStore key": "INVALID_INPUT" });
+    const inside = { tenantId: "bom\ufeff-co", userId: "u\ufeff" };
+    const m = await store.add(inside, { kind: "fact", text: "a BOM inside an id is kept" });
+    expect(await store.get(inside, m.id)).toMatchObject({ tenantId: "bom\ufeff-co", userId: "u\ufeff" });
+    expect(await store.list({ tenantId: "bom-co", userId: "u" })).toEqual([]);
+  });
+
+  it("unpaired UTF-16 surrogates are refused with INVALID_INPUT naming the field, before anything is written — two tenant ids never become one", async () => {
+    // Both drivers encode strings as UTF-8, which would replace an unpaired surrogate with U+FFFD:
+    // "t\uD800" and "t\uDBFF" would be stored as the same tenant "t\uFFFD". They are refused instead.
+    const existing = await store.add({ tenantId: "surrogate-co", userId: "u" }, { kind: "fact", text: "a whole 😀 emoji is fine" });
+    expect((await store.get({ tenantId: "surrogate-co", userId: "u" }, existing.id))?.text).toBe("a whole 😀 emoji is fine");
+    const cases: Array<[string, string, () => Promise<unknown>]> = [
+      ["memory text", "memory.text", () => store.add({ tenantId: "surrogate-co", userId: "u" }, { kind: "fact", text: "half \uD83D of an emoji" })],
+      ["memory context", "memory.context", () => store.add({ tenantId: "surrogate-co", userId: "u" }, { kind: "fact", text: "ok", context: "a trailing \uDE00" })],
+      ["memory edit", "patch.text", () => store.update({ tenantId: "surrogate-co", userId: "u" }, existing.id, { text: "\uDBFF" })],
+      ["tenant id", "scope.tenantId", () => store.add({ tenantId: "tenant-\uD800", userId: "u" }, { kind: "fact", text: "planted by tenant-\\uD800" })],
+      ["user id", "scope.userId", () => store.add({ tenantId: "surrogate-co", userId: "\uDC00u" }, { kind: "fact", text: "planted" })],
+      ["tenant id, read", "scope.tenantId", () => store.list({ tenantId: "tenant-\uDBFF", userId: "u" })],
+      ["profile scope", "scope.userId", () => controls.updateProfile({ tenantId: "surrogate-co", userId: "u\uD800" }, { name: "x" })],
+      ["BaseStore tenant", "tenantId", async () => new LangGraphStore(db, { tenantId: "t\uD800" })],
+      ["namespace label", "namespace label", () => new LangGraphStore(db, { tenantId: "surrogate-co" }).put(["ns\uDC00"], "k", { a: 1 })],
+      ["BaseStore key", "key", () => new LangGraphStore(db, { tenantId: "surrogate-co" }).put(["ns"], "k\uD800", { a: 1 })],
     ];
-    const silent: string[] = [];
-    for (const [label, call, check] of cases) {
-      const r = await attempt(`surrogate ${label}`, call);
-      if (r.ok) {
-        try {
-          check(r.value);
-        } catch {
-          silent.push(label);
-        }
+    const results: Record<string, string> = {};
+    for (const [label, field, call] of cases) {
+      const r = await attempt(`surrogate ${label}`, call).catch((e: Error) => ({ ok: false as const, code: `untyped: ${e.message}` }));
+      results[label] = r.ok ? "stored" : r.code;
+      if (!r.ok && r.code === "INVALID_INPUT") {
+        const err = await call().catch((e: { details?: { field?: string } }) => e);
+        expect([label, (err as { details?: { field?: string } }).details?.field]).toEqual([label, field]);
       }
     }
-    // The other tenant must not see what "tenant-\uD800" wrote.
-    const other = await attempt("surrogate cross-tenant read", () => store.list({ tenantId: "tenant-\uDBFF", userId: "u" }));
-    if (other.ok && other.value.length > 0) silent.push("tenant ids collide");
-    const ns = await new LangGraphStore(db, { tenantId: "surrogate-co" }).listNamespaces().catch(() => []);
-    if (ns.some((n) => n[0] !== "ns\uDC00" && n[0].startsWith("ns"))) silent.push("namespace label changed");
-    expect(silent).toEqual([]);
+    expect(results).toEqual(Object.fromEntries(cases.map(([label]) => [label, "INVALID_INPUT"])));
+    // Nothing of theirs was written: the tenant has only its one well-formed memory, no item.
+    expect((await store.list({ tenantId: "surrogate-co", userId: "u" })).map((m) => m.text)).toEqual(["a whole 😀 emoji is fine"]);
+    expect(await new LangGraphStore(db, { tenantId: "surrogate-co" }).listNamespaces()).toEqual([]);
+    const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM memories WHERE tenant_id LIKE 'tenant-%'");
+    expect(rows[0].n).toBe(0);
   });
 });

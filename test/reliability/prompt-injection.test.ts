@@ -91,7 +91,7 @@ describe.each(testEngines())("prompt injection through the memory agent graph on
 
   /**
    * Every text-like column of long-term memory. Past-session episodes (memories carrying
-   * `metadata.session`) are apart: they hold a summary of the whole thread (a known problem below).
+   * `metadata.session`) are checked apart: they hold a summary of the thread's own words.
    */
   async function longTermText(part: "extracted" | "sessions"): Promise<string> {
     if (part === "sessions") {
@@ -190,14 +190,14 @@ describe.each(testEngines())("prompt injection through the memory agent graph on
     });
   }, 600_000);
 
-  // Known problem (reported): `it.failing` passes while it exists and fails once it is fixed —
-  // then make it a plain `it`.
-  it.failing("known problem — past-session summaries keep only the user's and the assistant's words: no tool result, web page, system message or flagged document", async () => {
-    // The short-session index (and the rolling summary it stores) is a transcript of the whole
-    // thread, tool results included: an instruction from a web page is stored as a past-session
-    // memory and comes back, quoted, in later sessions' "Relevant past interactions".
-    const thirdParty = inSessions.filter((inj) => inj.source !== "assistant");
-    expect(thirdParty.map((i) => `${i.source}: ${i.text.slice(0, 60)}`)).toEqual([]);
+  // Fixed (docs/security.md): a past session is folded from the user's own messages and the
+  // assistant's answers only — never from tool results, web pages, system messages, flagged
+  // documents or the rolling summary — and an assistant sentence that repeats such text is left out.
+  it("past-session summaries keep only the user's and the assistant's own words: no tool result, web page, system message, flagged document, nor an assistant's echo of one", async () => {
+    // Not vacuous: every run's thread was indexed as a past session.
+    const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM memories WHERE tenant_id = 'inj-co' AND user_id LIKE 'inj-%' AND metadata ? 'session'");
+    expect(rows[0].n).toBe(RUNS.length);
+    expect(inSessions.map((i) => `${i.source}: ${i.text.slice(0, 60)}`)).toEqual([]);
   });
 
   it("a remembered instruction comes back as quoted data inside the memory block, never as prompt text", async () => {

@@ -11,9 +11,9 @@
  *
  * Forbidden values are what the filter's detectors point at in each sentence (the secret itself;
  * for special categories the words that make it one); PINs only as whole tokens. Sentences the
- * filter misses are listed in KNOWN_GAPS and checked by their own test. Paths with a known
- * problem write to their own tenants and are checked by `it.failing` tests (they pass while the
- * problem exists and fail once it is fixed — then make them plain `it`).
+ * filter once missed (FORMER_GAPS) also carry the exact words that must never be stored, and have
+ * their own test through the keep-everything model. The HTTP edits and `controls.import` write to
+ * their own tenants, so each path's own check sees only what that path stored.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, jest } from "@jest/globals";
 import { HumanMessage } from "@langchain/core/messages";
@@ -44,10 +44,11 @@ const load = (name: string) => (JSON.parse(readFileSync(join(process.cwd(), "tes
 const ALL: Entry[] = [...load("sensitive-corpus.json"), ...load("secrets-in-sentences.json")];
 
 /**
- * Realistic sentences the filter does not recognise today (reported): each with the words that
- * must not be stored. Left out of the main assertions; their own test fails until they are caught.
+ * Realistic sentences the filter once missed (docs/security.md; its detectors were extended by
+ * phrasing, not by these strings): each with the words that must never be stored. They are part
+ * of the corpus like every other sentence, and their own test checks these exact words.
  */
-const KNOWN_GAPS: Record<string, string[]> = {
+const FORMER_GAPS: Record<string, string[]> = {
   "password-s027": ["Pinguin6388"], // "…, password Pinguin6388?" (no "is"/":")
   "password-s031": ["Marmelade6402"], // "changed my Netflix password to …"
   "password-s033": ["5318"], // "the alarm code for the office is 5318"
@@ -56,20 +57,19 @@ const KNOWN_GAPS: Record<string, string[]> = {
   "ethnicity-s099": ["Black woman"],
   "ethnicity-s100": ["half Korean"],
 };
-const CORPUS = ALL.filter((e) => !(e.id in KNOWN_GAPS));
-/** Tenants whose writes go through a path with a known problem (kept apart from the other checks). */
+const CORPUS = ALL;
+/** Tenants of the HTTP edits, `controls.import` and the former gaps (each path's own check reads its own tenant). */
 const HTTP_TENANT = "sec-http";
 const IMPORT_TENANT = "sec-import";
 const GAPS_TENANT = "sec-gaps";
-const KNOWN_PROBLEM_TENANTS = [HTTP_TENANT, IMPORT_TENANT, GAPS_TENANT];
-const GAPS = ALL.filter((e) => e.id in KNOWN_GAPS);
+const GAPS = ALL.filter((e) => e.id in FORMER_GAPS);
 
 /** The words each sentence must never leave behind in storage. */
 function forbiddenOf(entry: Entry): string[] {
-  if (entry.id in KNOWN_GAPS) return KNOWN_GAPS[entry.id];
-  return detectSensitive(entry.text)
+  const detected = detectSensitive(entry.text)
     .map((f) => entry.text.slice(f.start, f.end).trim())
     .filter((v) => v.replace(/[^\p{L}\p{N}]/gu, "").length >= 4);
+  return [...new Set([...(FORMER_GAPS[entry.id] ?? []), ...detected])];
 }
 /** Long values anywhere; short ones (PINs, short words) as a whole token, case-insensitively for words. */
 function contains(haystack: string, value: string): boolean {
@@ -124,7 +124,7 @@ describe.each(testEngines())("secrets through every write path on %s", (engine) 
     await db?.close();
     rmSync(dir, { recursive: true, force: true });
     jest.restoreAllMocks();
-    report(`secrets through every path (${engine})`, { sentences: ALL.length, knownGaps: GAPS.length, ...figures });
+    report(`secrets through every path (${engine})`, { sentences: ALL.length, formerGaps: GAPS.length, ...figures });
   });
   afterEach(() => {
     const all = withoutLogNumbers(printed.join("\n"));
@@ -132,11 +132,7 @@ describe.each(testEngines())("secrets through every write path on %s", (engine) 
     expect(CORPUS.flatMap((e) => forbiddenOf(e).filter((v) => contains(all, v)).map((v) => `${e.id}: ${v}`))).toEqual([]);
   });
 
-  /**
-   * Every row of every table but the checkpointer's, as text. Rows of the tenants the known
-   * problems write (below) are left out unless asked for with `only`, so a known problem does not
-   * hide what the other paths store (nor fail their checks).
-   */
+  /** Every row of every table but the checkpointer's, as text; with `only`, the rows of that tenant. */
   async function storedText(only?: string): Promise<string> {
     const { rows: tables } = await db.query<{ t: string; has_tenant: boolean }>(
       `SELECT c.relname AS t, EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'tenant_id' AND NOT a.attisdropped) AS has_tenant
@@ -147,8 +143,8 @@ describe.each(testEngines())("secrets through every write path on %s", (engine) 
     for (const { t, has_tenant: hasTenant } of tables) {
       if (["checkpoints", "checkpoint_items", "checkpoint_writes"].includes(t)) continue;
       if (only !== undefined && !hasTenant) continue;
-      const where = !hasTenant ? "TRUE" : only !== undefined ? "t.tenant_id = $1" : "t.tenant_id IS NULL OR NOT (t.tenant_id = ANY($1::text[]))";
-      const { rows } = await db.query<{ r: string }>(`SELECT t::text AS r FROM ${quoteIdent(t)} t WHERE ${where}`, !hasTenant ? [] : [only ?? KNOWN_PROBLEM_TENANTS]);
+      const where = only !== undefined ? "t.tenant_id = $1" : "TRUE";
+      const { rows } = await db.query<{ r: string }>(`SELECT t::text AS r FROM ${quoteIdent(t)} t WHERE ${where}`, only !== undefined ? [only] : []);
       parts.push(...rows.map((r) => r.r));
     }
     return withoutIds(parts.join("\n"));
@@ -161,17 +157,19 @@ describe.each(testEngines())("secrets through every write path on %s", (engine) 
   async function expectNothingStored(entries: Entry[]): Promise<void> {
     expect(await storedValues(entries)).toEqual([]);
   }
-  /** What the HTTP edits left in storage (a known problem, checked by its own test). */
+  /** What the HTTP edits left in storage (checked by its own test). */
   let storedByHttpEdits: string[] | undefined;
 
   const llmSentences = CORPUS.slice(0, LLM_GRAPH_SENTENCES);
   // The rules extractor takes sentences from the end, so a default run covers more of the corpus.
   const rulesSentences = CORPUS.slice(-RULES_GRAPH_SENTENCES);
 
-  it(`the corpus: ${ALL.length} sentences (≥ 100), each but the ${GAPS.length} known gaps with a value the checks below look for`, () => {
+  it(`the corpus: ${ALL.length} sentences (≥ 100), each with a value the checks below look for — the ${GAPS.length} former gaps included`, () => {
     expect(ALL.length).toBeGreaterThanOrEqual(100);
     expect(new Set(ALL.map((e) => e.id)).size).toBe(ALL.length);
     expect(CORPUS.filter((e) => forbiddenOf(e).length === 0).map((e) => e.id)).toEqual([]);
+    // The filter itself recognises every sentence now, the former gaps included.
+    expect(CORPUS.filter((e) => detectSensitive(e.text).length === 0).map((e) => e.id)).toEqual([]);
   });
 
   it(`the memory agent graph: ${llmSentences.length} sentences as user turns with a model that keeps everything, ${rulesSentences.length} with the offline rules, extraction inline and queued`, async () => {
@@ -291,15 +289,19 @@ describe.each(testEngines())("secrets through every write path on %s", (engine) 
       await server.close();
     }
     figures.httpRequests = CORPUS.length * (FULL ? 3 : 2);
-    // Every request was answered (what the edits store is the known problem below).
+    // Every request was answered; every edit was refused with 422 (SENSITIVE_CONTENT).
     expect(Object.keys(statuses).filter((k) => / 5\d\d$/.test(k))).toEqual([]);
+    expect([statuses["PATCH /api/memories/:id 422"], statuses["PATCH /api/profile 422"]]).toEqual([CORPUS.length, CORPUS.length]);
     storedByHttpEdits = await storedValues(CORPUS, HTTP_TENANT);
     figures.httpEditValuesStored = storedByHttpEdits.length;
     // The request log is checked with everything printed (afterEach).
   }, 600_000);
 
-  it.failing("known problem — HTTP edits (PATCH /api/memories/:id, PATCH /api/profile) store secrets unfiltered: nothing sensitive stored", async () => {
+  it("HTTP edits (PATCH /api/memories/:id, PATCH /api/profile) store nothing sensitive: the memory and the profile are as before", async () => {
     expect(storedByHttpEdits).toEqual([]);
+    const memories = await rules.store.export({ tenantId: HTTP_TENANT, userId: "http" });
+    expect(memories.map((m) => m.text)).toEqual(["Has a cat named Miso."]);
+    expect(await rules.profiles.getDocument({ tenantId: HTTP_TENANT, userId: "http" })).toBeNull();
   });
 
   // The request log does not depend on the engine: one child process, on the quicker engine to start.
@@ -343,7 +345,7 @@ describe.each(testEngines())("secrets through every write path on %s", (engine) 
     printed.push(out);
   }, 300_000);
 
-  it.failing("known problem — controls.import of an export that carries the sentences: refused, nothing stored", async () => {
+  it("controls.import of an export that carries the sentences: each refused and counted, nothing stored", async () => {
     const scope = { tenantId: IMPORT_TENANT, userId: "restore" };
     const doc = {
       format: "langgraph-memory/user-export",
@@ -356,19 +358,25 @@ describe.each(testEngines())("secrets through every write path on %s", (engine) 
       rules: [],
       settings: null,
     };
-    await rules.controls.import(scope, doc).catch(() => undefined);
+    const result = await rules.controls.import(scope, doc);
+    expect(result).toMatchObject({ memories: { imported: 0, skipped: 0 }, refused: { memories: CORPUS.length } });
     const stored = await storedValues(CORPUS, IMPORT_TENANT);
+    figures.controlsImportRefused = result.refused.memories;
     figures.controlsImportValuesStored = stored.length;
     expect(stored).toEqual([]);
   });
 
-  it.failing("known gap — sentences the filter does not recognise yet are not stored either", async () => {
+  it("former gaps — sentences the filter once missed are not stored by the keep-everything model", async () => {
     const user = { tenantId: GAPS_TENANT, userId: "gaps" };
     const tools = memoryToolsFor(llm);
     const graph = withMemory({ memory: llm, agent: createMemoryAgentNode({ memory: llm, tools, model: null }), tools, extraction: "inline" }).compile({ checkpointer: llm.checkpointer });
+    const calls = copycat.calls.length;
+    expect(GAPS).toHaveLength(Object.keys(FORMER_GAPS).length);
     for (const [i, entry] of GAPS.entries()) {
       await graph.invoke({ messages: [new HumanMessage({ id: `gap-${i}`, content: entry.text })] }, { configurable: { thread_id: "gaps", tenant_id: user.tenantId, user_id: user.userId } });
     }
+    // Not vacuous: the model that keeps everything was asked about each turn.
+    expect(copycat.calls.length - calls).toBeGreaterThanOrEqual(GAPS.length);
     const stored = await storedValues(GAPS, GAPS_TENANT);
     figures.gapValuesStored = stored.length;
     expect(stored).toEqual([]);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@jest/globals";
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { dropSentencesWith, staleTerms, withCorrectionsApplied, withoutToolTraffic } from "../../src/sessions/withdrawn-statements.js";
+import { correctedValues, dropSentencesWith, staleTerms, withCorrectionsApplied, withoutToolTraffic } from "../../src/sessions/withdrawn-statements.js";
 import { contextualSecrets, secretValuesIn } from "../../src/sessions/redact-summary.js";
 
 describe("withdrawn statements in past sessions", () => {
@@ -35,6 +35,17 @@ describe("withdrawn statements in past sessions", () => {
     expect(out.map((m) => m.id)).toEqual(["1", "2", "3"]);
     const untouched = [new HumanMessage({ id: "1", content: "meet on May 3" }), new HumanMessage({ id: "2", content: "and May 10 too" })];
     expect(withCorrectionsApplied(untouched).map((m) => m.content)).toEqual(["meet on May 3", "and May 10 too"]);
+  });
+
+  it("correctedValues names what a later correction replaced, so a session that folded it before drops it too", () => {
+    const thread = [
+      new HumanMessage({ id: "1", content: "my son's recital is on May 3 at the town hall" }),
+      new AIMessage({ id: "2", content: "Noted: May 3." }),
+      new HumanMessage({ id: "3", content: "sorry, wrong date — it's May 10" }),
+    ];
+    expect(correctedValues(thread)).toEqual(["May 3"]);
+    expect(dropSentencesWith("User: my son's recital is on May 3 at the town hall.\nAssistant: Noted: May 3.\nUser: sorry, wrong date — it's May 10", correctedValues(thread))).toBe("User: sorry, wrong date — it's May 10");
+    expect(correctedValues([new HumanMessage("meet on May 3"), new HumanMessage("and May 10 too")])).toEqual([]);
   });
 
   it("tool results and tool-call-only replies are not session material", () => {

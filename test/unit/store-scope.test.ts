@@ -1,4 +1,7 @@
 import { resolveScope } from "../../src/store/scope.js";
+import { checkWellFormed, isWellFormedText } from "../../src/store/well-formed-text.js";
+import { requireRunScope } from "../../src/graph/run-scope.js";
+import { checkScope, checkThreadId } from "../../src/sessions/index-session.js";
 import { visibleScopeSql } from "../../src/store/memory-queries.js";
 import { textsAtPath } from "../../src/store/json-path-text.js";
 
@@ -43,5 +46,34 @@ describe("textsAtPath (index field paths)", () => {
   });
   it("$ is the whole document as JSON", () => {
     expect(textsAtPath({ a: 1 }, "$")).toEqual([JSON.stringify({ a: 1 }, null, 2)]);
+  });
+});
+
+describe("well-formed ids (unpaired UTF-16 surrogates would become U+FFFD in the database)", () => {
+  it("tells whole characters from halves", () => {
+    expect(["", "acme", "😀", "a😀b", "\uD83D\uDE00", "é"].map(isWellFormedText)).toEqual([true, true, true, true, true, true]);
+    expect(["\uD800", "a\uDBFF", "\uDC00b", "😀\uDE00", "\uDE00\uD83D"].map(isWellFormedText)).toEqual([false, false, false, false, false]);
+  });
+
+  it("every scope boundary refuses a lone surrogate with INVALID_INPUT naming the field, never echoing the value", () => {
+    const cases: Array<[() => unknown, string]> = [
+      [() => resolveScope({ tenantId: "t\uD800", userId: "u" }), "scope.tenantId"],
+      [() => resolveScope({ tenantId: "t", userId: "u\uDBFF" }), "scope.userId"],
+      [() => resolveScope({ level: "tenant", tenantId: "\uDC00" }), "scope.tenantId"],
+      [() => requireRunScope({ configurable: { thread_id: "th\uD800", tenant_id: "t", user_id: "u" } }), "config.configurable.thread_id"],
+      [() => requireRunScope({ configurable: { thread_id: "th", tenant_id: "t\uDFFF", user_id: "u" } }), "config.configurable.tenant_id"],
+      [() => checkScope({ tenantId: "t", userId: "u\uD800" }), "scope.userId"],
+      [() => checkThreadId("th\uDC00"), "threadId"],
+      [() => checkWellFormed("x\uD800", "label"), "label"],
+    ];
+    for (const [call, field] of cases) {
+      expect(call).toThrow(expect.objectContaining({ code: "INVALID_INPUT", details: { field } }));
+      try {
+        call();
+      } catch (err) {
+        expect((err as Error).message).toMatch(new RegExp(`^${field.replace(/\./g, "\\.")}: contains an unpaired UTF-16 surrogate`));
+      }
+    }
+    expect(requireRunScope({ configurable: { thread_id: "th😀", tenant_id: "t", user_id: "u" } })).toEqual({ tenantId: "t", userId: "u", threadId: "th😀" });
   });
 });

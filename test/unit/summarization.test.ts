@@ -209,14 +209,16 @@ describe("createSummarizationNode", () => {
       summarizer: recordingSummarizer(),
       budget: maxTokens,
       onSummaryChanged: (summary, context) => {
-        seen.push({ covers: summary.coversThroughMessageId, ...context, previous: context.previous, coveredMessageIds: context.coveredMessageIds.length });
+        // The folded messages themselves travel too (past sessions read the user's words from them).
+        expect(context.coveredMessages?.map((m) => m.id)).toEqual(context.coveredMessageIds);
+        seen.push({ covers: summary.coversThroughMessageId, ...context, previous: context.previous, coveredMessageIds: context.coveredMessageIds.length, coveredMessages: context.coveredMessages?.length });
         throw new Error("index down");
       },
       onError: (err, stage) => errors.push(`${stage}: ${(err as Error).message}`),
     });
     const update = await node({ messages: thread(12), summary: null }, { configurable: { thread_id: "t1", tenant_id: "acme", user_id: "u7" } });
     expect(update.summary).toBeDefined();
-    expect(seen).toEqual([{ covers: update.summary?.coversThroughMessageId, threadId: "t1", tenantId: "acme", userId: "u7", previous: null, coveredMessageIds: expect.any(Number) }]);
+    expect(seen).toEqual([{ covers: update.summary?.coversThroughMessageId, threadId: "t1", tenantId: "acme", userId: "u7", previous: null, coveredMessageIds: expect.any(Number), coveredMessages: expect.any(Number) }]);
     expect(errors).toEqual(["hook: index down"]);
   });
 

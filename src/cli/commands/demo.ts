@@ -165,7 +165,7 @@ export function renderTurn(t: TurnOutcome, name: string): string[] {
     if (r.rulesProposed) changes.push(`      proposed   ${r.rulesProposed} rule${r.rulesProposed === 1 ? "" : "s"} (awaiting review)`);
     if (r.forgetAllRequested) changes.push(`      forget-all request recorded (needs the user's confirmation)`);
   }
-  if (t.sessionIndexed) changes.push(`      session    thread "${t.threadId}" indexed as a past session (${t.sessionIndexed === "summary" ? "from its rolling summary" : "short session, offline summary"})`);
+  if (t.sessionIndexed) changes.push(`      session    thread "${t.threadId}" indexed as a past session (${t.sessionIndexed === "summary" ? "long thread" : "short session"}, offline summary of its conversation)`);
   lines.push(changes.length > 0 ? `  ↳ extraction    queued by schedule_extraction, run by the worker after the answer:` : `  ↳ extraction    queued by schedule_extraction, run by the worker: nothing to remember`);
   lines.push(...changes);
   return lines;

@@ -2,7 +2,7 @@
  * fast-check arbitraries for hostile input: random unicode, SQL and LIKE metacharacters, NUL
  * bytes, separators of namespaces and paths, huge strings, deep JSON, NaN/Infinity vectors and
  * wrong dimensions. Strings are well-formed UTF-16 here; unpaired surrogates have their own test
- * (hostile-input.test.ts), because they are a known, separate problem.
+ * (hostile-input.test.ts: refused with INVALID_INPUT where ids and memory texts enter).
  */
 import fc from "fast-check";
 
