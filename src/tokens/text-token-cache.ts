@@ -1,3 +1,4 @@
+import { BoundedCache } from "../cache/bounded-cache.js";
 import { countTextTokens, type TokenEncoding } from "./count-text.js";
 
 /** Strings shorter than this are tokenized directly: a Map lookup would not be cheaper. */
@@ -5,9 +6,9 @@ const MIN_CACHED_LENGTH = 16;
 /** Bound on cached strings per encoding; the oldest entries are evicted first. */
 const MAX_ENTRIES = 20_000;
 
-const caches: Record<TokenEncoding, Map<string, number>> = {
-  o200k_base: new Map(),
-  cl100k_base: new Map(),
+const caches: Record<TokenEncoding, BoundedCache<string, number>> = {
+  o200k_base: new BoundedCache(MAX_ENTRIES),
+  cl100k_base: new BoundedCache(MAX_ENTRIES),
 };
 
 /**
@@ -22,20 +23,7 @@ const caches: Record<TokenEncoding, Map<string, number>> = {
  */
 export function countTextTokensCached(text: string, encoding: TokenEncoding = "o200k_base"): number {
   if (text.length < MIN_CACHED_LENGTH) return countTextTokens(text, encoding);
-  const cache = caches[encoding];
-  const hit = cache.get(text);
-  if (hit !== undefined) return hit;
-  const tokens = countTextTokens(text, encoding);
-  if (cache.size >= MAX_ENTRIES) {
-    // Map iteration order is insertion order: drop the oldest eighth in one go.
-    let drop = MAX_ENTRIES >> 3;
-    for (const key of cache.keys()) {
-      cache.delete(key);
-      if (--drop === 0) break;
-    }
-  }
-  cache.set(text, tokens);
-  return tokens;
+  return caches[encoding].getOrCompute(text, (t) => countTextTokens(t, encoding));
 }
 
 /** Empty the text token caches (benchmarks use it to measure cold runs). */

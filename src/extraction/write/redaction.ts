@@ -7,6 +7,7 @@
 import { isSpecialCategory, SENSITIVE_CATEGORIES, type SensitiveCategory } from "../sensitive/categories.js";
 import { detectSensitive } from "../sensitive/detect-sensitive.js";
 import { createHash } from "node:crypto";
+import { BoundedCache } from "../../cache/bounded-cache.js";
 
 const MARK_RE = /\[redacted:([a-z_]+)\]/;
 
@@ -15,8 +16,7 @@ const MARK_RE = /\[redacted:([a-z_]+)\]/;
  * context, the few before them, which it redacted on earlier turns: detection is pure, so each text
  * is scanned once. Keys are hashes and values are redacted, so the cache never holds a secret.
  */
-const redacted = new Map<string, string>();
-const MAX_CACHED = 5_000;
+const redacted = new BoundedCache<string, string>(5_000);
 const MIN_CACHED_LENGTH = 64;
 
 /**
@@ -30,19 +30,7 @@ const MIN_CACHED_LENGTH = 64;
 export function redactSecrets(text: string): string {
   if (text.length < MIN_CACHED_LENGTH) return redactNow(text);
   const key = createHash("sha256").update(text).digest("base64");
-  const hit = redacted.get(key);
-  if (hit !== undefined) return hit;
-  const out = redactNow(text);
-  // Map iteration order is insertion order: drop the oldest eighth in one go.
-  if (redacted.size >= MAX_CACHED) {
-    let drop = MAX_CACHED >> 3;
-    for (const k of redacted.keys()) {
-      redacted.delete(k);
-      if (--drop === 0) break;
-    }
-  }
-  redacted.set(key, out);
-  return out;
+  return redacted.getOrCompute(key, () => redactNow(text));
 }
 
 function redactNow(text: string): string {
