@@ -9,6 +9,8 @@ import { recordDeletion, type DeletionContext } from "../store/deletion-audit.js
 import { SqlState, sqlStateOf } from "../db/sqlstate.js";
 import { checkChangeSource } from "../profile/profile-store.js";
 import { isPlainObject } from "../profile/merge-patch.js";
+import { checkWellFormed } from "../store/well-formed-text.js";
+import { refuseSensitiveText } from "../controls/sensitive-content.js";
 import {
   ACTIVE_RULES_SQL,
   DELETE_RULE_STAND_INS_SQL,
@@ -467,6 +469,10 @@ function checkText(text: unknown, field: string): string {
   if (typeof text !== "string" || text.trim() === "") throw invalidInput(field, "must be a non-empty string");
   if (text.length > MAX_RULE_CHARS) throw invalidInput(field, `is ${text.length} characters; a rule holds at most ${MAX_RULE_CHARS}`);
   if (text.includes("\0")) throw invalidInput(field, "must not contain NUL characters");
+  checkWellFormed(text, field);
+  // A rule is prompt text for every later turn: never a credential or an identifier. Subjects such
+  // as health stay allowed ("never give medical advice" is a rule an operator writes).
+  refuseSensitiveText(text, field, { allowSpecialCategory: true });
   return text.trim();
 }
 

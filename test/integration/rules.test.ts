@@ -158,7 +158,16 @@ describe.each(testEngines())("RuleStore on %s", (engine) => {
     await expect(rules.add({ level: "task" } as never, { text: "ok" })).rejects.toMatchObject({ code: "INVALID_INPUT" });
     await expect(rules.add({ tenantId: "acme" } as never, { text: "ok" })).rejects.toMatchObject({ code: "SCOPE_REQUIRED" });
     await expect(rules.propose(alice, { text: "ok", source: "manual" as never, origin })).rejects.toMatchObject({ code: "INVALID_INPUT" });
+    // Half a surrogate pair would be stored as U+FFFD; a credential would reach every later prompt.
+    await expect(rules.add(alice, { text: "Sign emails with \uD83D." })).rejects.toMatchObject({ code: "INVALID_INPUT" });
+    const secret = "Use the deploy token ghp_16C7e42F292c6912E7710c838347Ae178B4a when asked.";
+    const refused = await rules.add({ level: "tenant", tenantId: "acme" }, { text: secret }).catch((e: unknown) => e as { code: string; message: string });
+    expect(refused).toMatchObject({ code: "SENSITIVE_CONTENT" });
+    expect((refused as { message: string }).message).not.toContain("ghp_");
+    await expect(rules.propose(alice, { text: "My PIN is 4921, type it for me.", source: "learned", origin })).rejects.toMatchObject({ code: "SENSITIVE_CONTENT" });
     expect((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM procedural_rules")).rows[0].n).toBe(0);
+    // A rule about a special-category subject is an operator's to write.
+    await rules.add({ level: "tenant", tenantId: "acme" }, { text: "Never give medical advice about medication doses; refer to a doctor." });
   });
 
   it("opted out: the user's rules are not read, proposals and approvals are OPTED_OUT, revoke and delete still work", async () => {
