@@ -141,15 +141,21 @@ BEGIN
       AND m.superseded_by IS NULL AND (m.expires_at IS NULL OR m.expires_at > p_now) AND m.deactivated_at IS NULL
       AND (p_kinds IS NULL OR m.kind = ANY(p_kinds))
   ),
+  -- The standing memories: the user's newest p_standing_limit rows of a standing kind, not
+  -- archived (an empty scan when none are asked for: the first condition is a one-time filter).
+  standing_ids AS MATERIALIZED (
+    SELECT m.id FROM memories m
+    WHERE p_standing_limit > 0 AND p_user IS NOT NULL AND m.tenant_id = p_tenant AND m.user_id = p_user AND m.scope = 'user'
+      AND m.superseded_by IS NULL AND (m.expires_at IS NULL OR m.expires_at > p_now) AND m.deactivated_at IS NULL
+      AND m.archived_at IS NULL AND m.kind = ANY(p_standing_kinds) AND (p_kinds IS NULL OR m.kind = ANY(p_kinds))
+    ORDER BY coalesce(m.last_used_at, m.created_at) DESC, m.id
+    LIMIT p_standing_limit
+  ),
   -- OFFSET 0 keeps this a subquery, so `hit` is evaluated once per row (not inlined twice below).
-  -- `standing`: among the newest p_standing_limit rows (by last use or creation) of a standing kind
-  -- that are not archived.
   tested AS (
     SELECT r.id, r.doc_len, r.embedding, r.fts, r.last_used_at, r.created_at, r.archived_at IS NOT NULL AS archived,
            ((SELECT q.any_query FROM q) IS NOT NULL AND r.fts @@ (SELECT q.any_query FROM q)) AS hit,
-           (coalesce(r.kind = ANY(p_standing_kinds), false) AND r.archived_at IS NULL AND p_standing_limit > 0
-            AND row_number() OVER (PARTITION BY coalesce(r.kind = ANY(p_standing_kinds), false) AND r.archived_at IS NULL
-                                   ORDER BY coalesce(r.last_used_at, r.created_at) DESC, r.id) <= p_standing_limit) AS standing
+           r.id IN (SELECT s.id FROM standing_ids s) AS standing
     FROM rows_in_scope r
     OFFSET 0
   ),
