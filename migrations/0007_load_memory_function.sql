@@ -26,7 +26,7 @@ $fn$;
 -- One row first, with the user's context: `opted_out`, `profile` (the document, or NULL: none or
 -- not asked for) and `rules` (a JSON array of {id, text, priority, scope, taskType}, highest
 -- priority first, or NULL when not asked for). Then, unless the user opted out or p_search is
--- false, the rows of memory_search_candidates (migration 0005, redefined below) with the same arguments; on
+-- false, the rows of memory_search_candidates (defined below) with the same arguments; on
 -- those the three context columns are NULL. An opted-out user gets the first row only, with
 -- nothing else read. All reads see one snapshot (a STABLE function runs in its caller's). The
 -- function scopes its reads to p_tenant / p_user itself unless the caller's transaction has a scope.
@@ -79,22 +79,24 @@ BEGIN
 END
 $fn$;
 
--- memory_search_candidates (0005) again, same columns, with standing memories and two changes
--- that make a user's search cheaper without changing what it returns otherwise:
+-- Hybrid search candidates of a scope, with their rows (src/store/memory-queries.ts; ranked in
+-- TypeScript by src/store/hybrid-scoring.ts). A function so that its plan is cached per session:
+-- parsing and planning this statement cost more than running it on a user's hundred rows. The
+-- UNION ALL branches are gated by boolean parameters, so a user-only search touches only the
+-- user's index range. Lifecycle (migration 0005): deactivated memories are never candidates;
+-- archived ones are, flagged by `archived_at`, and a row without a query word needs
+-- p_archived_min_vsim instead of p_min_vsim; expired and superseded ones never are.
 -- * standing memories: the p_standing_limit most recently used (or created) rows of
 --   p_standing_kinds (durable facts and preferences) are returned whatever their relevance, with
 --   their similarity, so the load node can inject them below the floor ("drives a Golf" for
---   "which engine oil?"). Only those few rows get a vector similarity computed for it, not all of
---   the scope's (computing it for every row cost ~4 ms at 200 memories on the response path);
--- * each row's match with the query words is computed once (it was evaluated twice);
+--   "which engine oil?"). Only those few rows get a vector similarity computed, not all of the
+--   scope's (computing it for every row cost ~4 ms at 200 memories on the response path);
+-- * each row's match with the query words is computed once;
 -- * a row without a query word gets its vector similarity (and recency) only when such a row can
 --   pass the floor at all (p_min_vsim <= 1; the store passes infinity when only an exact copy of
---   the query vector could, see MemoryStore.candidateParams). Converting each stored real[] to a
+--   the query vector could, see MemoryStore.candidateParams): converting each stored real[] to a
 --   vector was a third of the statement's time at 200 memories (docs/benchmarks.md, "Memory
---   overhead"). Such rows were never returned in that case, so the result is the same.
---   An archived row without a query word is judged against p_archived_min_vsim the same way.
-DROP FUNCTION memory_search_candidates(text, text, boolean, boolean, text[], timestamptz, text, real[],
-  double precision, double precision, integer, double precision, double precision, double precision);
+--   overhead"). An archived row without a query word is judged against p_archived_min_vsim.
 CREATE FUNCTION memory_search_candidates(
   p_tenant text, p_user text, p_include_tenant boolean, p_include_global boolean, p_kinds text[],
   p_now timestamptz, p_query text, p_embedding real[], p_decay_days double precision,

@@ -86,7 +86,7 @@ export interface CandidateSqlParams {
 
 /**
  * Hybrid search candidates in one index scan of the scope (btree on tenant/user), through the
- * `memory_search_candidates` SQL function (migrations 0005, 0007; plan cached per session): every
+ * `memory_search_candidates` SQL function (migration 0007; plan cached per session): every
  * retrievable row's exact vector similarity (`memory_vector_dot`: pgvector or plain SQL) and
  * recency, and the query lexemes it holds — archived rows included, flagged by `archived_at`.
  * Returned, with their columns: every row holding a query word (BM25 needs them all for document
