@@ -459,6 +459,8 @@ export class MemoryControls {
       );
       return result;
     }, { scope: s });
+    // Nothing of the user stays in this process's candidate cache either.
+    this.store.candidateCache?.forget(s);
     if (threadIds.length > 0 && this.threads && typeof this.threads === "object") {
       counts.threads = await deleteThreadsAfterCommit(this.db, s, this.threads, threadIds, audit);
     }

@@ -55,6 +55,9 @@ export async function deleteUserDataIn(
   await recordDeletion(tx, s, "job", jobs, audit);
   const memories = (await tx.query("DELETE FROM memories WHERE scope = 'user' AND tenant_id = $1 AND user_id = $2", [s.tenantId, s.userId])).rowCount;
   await recordDeletion(tx, s, "memory", memories, audit);
+  // The user's memories version (its row names the user; a later memory starts a new one, never
+  // equal to a version a cache may still hold, see migration 0007).
+  await tx.query("DELETE FROM memory_versions WHERE tenant_id = $1 AND user_id = $2", [s.tenantId, s.userId]);
   const profile = await deps.profiles.deleteIn(tx, s, audit);
   const rules = await deps.rules.deleteUserRulesIn(tx, s, audit);
   const confirmations = (await tx.query("DELETE FROM memory_confirmations WHERE tenant_id = $1 AND user_id = $2", [s.tenantId, s.userId])).rowCount;

@@ -8,7 +8,7 @@ import type { ActiveRule, ProfileDocument } from "../state/types.js";
 import { hybridCandidateArgs, type CandidateRow, type CandidateSqlParams } from "../store/memory-queries.js";
 
 export const LOAD_CONTEXT_SQL = `SELECT * FROM memory_load_context($1::text, $2::text, $3::boolean, $4::boolean, $5::text, $6::int, $7::boolean,
-  $8::boolean, $9::boolean, $10::text[], $11::timestamptz, $12::text, $13::real[], $14::float8, $15::float8, $16::int, $17::float8, $18::float8, $19::float8, $20::text[], $21::int)`;
+  $8::boolean, $9::boolean, $10::text[], $11::timestamptz, $12::text, $13::real[], $14::float8, $15::float8, $16::int, $17::float8, $18::float8, $19::float8, $20::text[], $21::int, $22::bigint)`;
 
 export interface LoadContextInput {
   tenantId: string;
@@ -19,6 +19,12 @@ export interface LoadContextInput {
   rules: { taskType: string | null; limit: number } | null;
   /** The search candidates' statement arguments (`MemoryStore.candidateParams`); null: no search. */
   search: CandidateSqlParams | null;
+  /**
+   * The user's memories version the caller holds in its cache (`CandidateCache`): when it is still
+   * current the search is skipped and `queryLexemes` is returned instead; when it is not, no search
+   * runs either (`searchSkipped`). Only for a search of the user's own memories (no tenant or global knowledge).
+   */
+  cachedVersion?: string | null;
 }
 
 export interface LoadedContext {
@@ -27,11 +33,26 @@ export interface LoadedContext {
   profile: ProfileDocument | null;
   /** Highest priority first ([] when not asked for or opted out). */
   rules: ActiveRule[];
-  /** Rows for `MemoryStore.rankCandidates` ([] without a search or when opted out). */
+  /** Rows for `MemoryStore.rankCandidates` ([] without a search, when opted out, or when the cache is current). */
   candidates: CandidateRow[];
+  /** The user's memories version (null: no search, opted out, or none recorded yet). */
+  memoriesVersion: string | null;
+  /** The query's lexemes when `cachedVersion` was current (the search was skipped); null otherwise. */
+  queryLexemes: string[] | null;
+  /**
+   * A search was asked for with a `cachedVersion` that is no longer current: no candidates were
+   * read (the query vector was not sent); search separately.
+   */
+  searchSkipped: boolean;
 }
 
-type LoadContextRow = CandidateRow & { opted_out: boolean | null; profile: ProfileDocument | string | null; rules: RawRule[] | string | null };
+type LoadContextRow = CandidateRow & {
+  opted_out: boolean | null;
+  profile: ProfileDocument | string | null;
+  rules: RawRule[] | string | null;
+  memories_version: string | number | bigint | null;
+  query_lexemes: string[] | null;
+};
 
 interface RawRule {
   id: string;
@@ -50,7 +71,10 @@ interface RawRule {
  * const ctx = await loadContext(db, { tenantId: "acme", userId: "alice", profile: true, rules: { taskType: null, limit: 50 }, search });
  */
 export async function loadContext(tx: Queryable, input: LoadContextInput): Promise<LoadedContext> {
-  const searchArgs = input.search ? hybridCandidateArgs(input.search).slice(2) : new Array<unknown>(14).fill(null);
+  // Holding a version, the caller expects no search: the query vector is not sent. If the version
+  // is no longer current the statement returns no candidates (`searchSkipped`), and the caller searches.
+  const held = input.search !== null ? (input.cachedVersion ?? null) : null;
+  const searchArgs = input.search ? hybridCandidateArgs(input.search, { withoutEmbedding: held !== null }).slice(2) : new Array<unknown>(14).fill(null);
   const { rows } = await tx.query<LoadContextRow>(LOAD_CONTEXT_SQL, [
     input.tenantId,
     input.userId,
@@ -60,6 +84,7 @@ export async function loadContext(tx: Queryable, input: LoadContextInput): Promi
     input.rules?.limit ?? null,
     input.search !== null,
     ...searchArgs,
+    held,
   ]);
   // The context row is the one without a memory id; the rest are candidates.
   let head: LoadContextRow | undefined;
@@ -75,5 +100,8 @@ export async function loadContext(tx: Queryable, input: LoadContextInput): Promi
     profile: typeof head.profile === "string" ? (JSON.parse(head.profile) as ProfileDocument) : head.profile,
     rules: rules.map((r) => ({ id: r.id, text: r.text, priority: Number(r.priority), scope: r.scope, taskType: r.taskType })),
     candidates,
+    memoriesVersion: head.memories_version === null || head.memories_version === undefined ? null : String(head.memories_version),
+    queryLexemes: head.query_lexemes ?? null,
+    searchSkipped: held !== null && head.opted_out !== true && (head.query_lexemes ?? null) === null,
   };
 }

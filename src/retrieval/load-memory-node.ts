@@ -169,6 +169,11 @@ export function createLoadMemoryNode(options: LoadMemoryNodeOptions) {
         searchError = err;
       }
     }
+    // The user's memories held in process (a search of the user's own memories only): the
+    // statement skips the search when they are current. See CandidateCache.
+    const cache = candidateSql && isOwnMemories(candidateSql) && store.candidateCache?.enabled ? store.candidateCache : null;
+    const cacheScope = { level: "user" as const, tenantId: scope.tenantId, userId: scope.userId };
+    const held = cache ? cache.lookup(cacheScope) : null;
     // One statement, no transaction around it: memory_load_context sets the row-level security
     // scope itself (BEGIN, set_config and COMMIT were three more round trips on the response path).
     const context = await loadContext(store.db, {
@@ -177,14 +182,27 @@ export function createLoadMemoryNode(options: LoadMemoryNodeOptions) {
       profile: fold.profile,
       rules: fold.rules ? { taskType, limit: maxRules } : null,
       search: candidateSql,
+      cachedVersion: held,
     });
     if (fold.settings && context.optedOut) return empty();
     if (searchError !== undefined) throw searchError;
 
     let found: ScoredMemory[] = [];
     if (searching && !context.optedOut) {
-      if (prepared) found = store.rankCandidates(context.candidates, prepared);
-      else {
+      if (prepared && candidateSql && cache && held !== null && context.queryLexemes !== null) {
+        // Current: rank the cached rows (or, if another fill replaced them meanwhile, search in SQL).
+        const rows = cache.candidates(cacheScope, held, candidateSql, context.queryLexemes);
+        found = rows ? store.rankCandidates(rows, prepared) : await store.searchPrepared(prepared);
+      } else if (prepared && candidateSql && cache && context.searchSkipped) {
+        // The held version is no longer current (the user's memories changed): one more statement
+        // searches (without the vector, the first one could not), and the cache is refilled.
+        const searched = await loadContext(store.db, { tenantId: scope.tenantId, userId: scope.userId, profile: false, rules: null, search: candidateSql });
+        found = searched.optedOut ? [] : store.rankCandidates(searched.candidates, prepared);
+        cache.refresh(cacheScope, searched.memoriesVersion);
+      } else if (prepared) {
+        found = store.rankCandidates(context.candidates, prepared);
+        cache?.refresh(cacheScope, context.memoriesVersion);
+      } else {
         // A remote embedder: embed now that opt-out is known, then search in a second round trip.
         prepared = await prepareMemorySearch(store, scope, query, k, search);
         found = await store.searchPrepared(prepared);
@@ -253,6 +271,11 @@ function memoriesForPrompt(found: readonly ScoredMemory[], k: number, maxTokens:
     .slice(0, k)
     .map((m) => toRetrievedMemory(m, encoding));
   return capMemoriesByTokens(kept, maxTokens, encoding);
+}
+
+/** A search of the user's own memories only (the candidate cache holds no tenant or global knowledge). */
+function isOwnMemories(p: CandidateSqlParams): boolean {
+  return p.scope.level === "user" && !p.include.tenant && !p.include.global;
 }
 
 /** A built-in store on the memory store's database whose read is not overridden. */

@@ -53,13 +53,23 @@ export interface Ranked {
   recency: number;
 }
 
+/**
+ * One entry of a tsvector's text form: `'lexeme':1A,5,7D` — quotes inside a lexeme are doubled,
+ * backslashes escaped. Groups: the quoted lexeme, the positions.
+ */
+export const TSVECTOR_ENTRY = /'((?:[^'\\]|''|\\.)*)'(?::([0-9A-D,]+))?/g;
+
+/** A lexeme as a tsvector's text form quotes it, unquoted. */
+export function unquoteLexeme(quoted: string): string {
+  return quoted.replace(/''/g, "'").replace(/\\(.)/g, "$1");
+}
+
 /** Term frequencies of a tsvector's text form: body positions (weight A) and the others. */
 export function parseTsvector(text: string): Map<string, { body: number; context: number }> {
   const out = new Map<string, { body: number; context: number }>();
-  // 'lexeme':1A,5,7D — quotes inside a lexeme are doubled, backslashes escaped.
-  const re = /'((?:[^'\\]|''|\\.)*)'(?::([0-9A-D,]+))?/g;
+  const re = new RegExp(TSVECTOR_ENTRY);
   for (let m = re.exec(text); m; m = re.exec(text)) {
-    const lexeme = m[1].replace(/''/g, "'").replace(/\\(.)/g, "$1");
+    const lexeme = unquoteLexeme(m[1]);
     let body = 0;
     let context = 0;
     for (const pos of (m[2] ?? "").split(",")) {

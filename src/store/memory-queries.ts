@@ -109,7 +109,7 @@ export function hybridCandidatesSql(p: CandidateSqlParams): { sql: string; param
  * The 16 arguments of `memory_search_candidates`, in order (also passed on by
  * `memory_load_context`, migration 0007).
  */
-export function hybridCandidateArgs(p: CandidateSqlParams): unknown[] {
+export function hybridCandidateArgs(p: CandidateSqlParams, options: { withoutEmbedding?: boolean } = {}): unknown[] {
   const user = p.scope.level === "user";
   return [
     p.scope.tenantId,
@@ -119,7 +119,8 @@ export function hybridCandidateArgs(p: CandidateSqlParams): unknown[] {
     p.kinds,
     p.now,
     p.query,
-    vectorLiteral(p.embedding),
+    // Left out when the caller expects not to search (a current cache): 512 floats of text to format and parse.
+    options.withoutEmbedding ? null : vectorLiteral(p.embedding),
     p.recencyDecayDays,
     p.minVectorSimilarity,
     p.vectorOnlyLimit,

@@ -17,6 +17,7 @@ import { checkEmbeddingSetting, ensureEmbeddingSetting, readEmbeddingSetting, ty
 import { warnOnceWithoutPgvector } from "./pgvector-warning.js";
 import { PendingUsage, USAGE_FLUSH_DELAY_MS } from "./pending-usage.js";
 import { checkWellFormed } from "./well-formed-text.js";
+import { CandidateCache, type CandidateCacheOptions } from "../retrieval/candidate-cache.js";
 import {
   MEMORY_ORIGINS,
   type ExportedMemory,
@@ -48,6 +49,12 @@ export interface MemoryStoreOptions {
    * a `ManualClock`).
    */
   clock?: StoreClock;
+  /**
+   * The load-memory node's in-process cache of users' memories (see `CandidateCache`): a turn
+   * whose user's memories did not change since they were read ranks the cached rows instead of
+   * running the search in SQL. `false` turns it off. Default: on, 20,000 memories, 5 minutes.
+   */
+  candidateCache?: CandidateCacheOptions | false;
 }
 
 /** A source of the current time ({@link MemoryStoreOptions.clock}). */
@@ -104,6 +111,8 @@ export class MemoryStore {
   private recorded: EmbeddingSetting | null | undefined;
   private recordedAt = 0;
   private readonly usage: PendingUsage;
+  /** The load-memory node's cache of users' memories (null when turned off). */
+  readonly candidateCache: CandidateCache | null;
 
   constructor(
     readonly db: Database,
@@ -117,6 +126,7 @@ export class MemoryStore {
     const flushMs = options.usageFlushMs ?? USAGE_FLUSH_DELAY_MS;
     if (typeof flushMs !== "number" || !Number.isFinite(flushMs) || flushMs < 0) throw invalidInput("usageFlushMs", "must be a non-negative number of milliseconds");
     this.usage = new PendingUsage(db, flushMs);
+    this.candidateCache = options.candidateCache === false ? null : new CandidateCache(db, { beforeRead: () => this.usage.flush(), ...options.candidateCache });
     warnOnceWithoutPgvector(db);
   }
 
@@ -375,7 +385,10 @@ export class MemoryStore {
     }));
     const ranked = rankHybrid(candidates, { count: Number(rows[0].scope_count), avgDocLen: Number(rows[0].scope_avgdl) }, weights);
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return ranked.map((r) => ({ ...memoryFromRow(byId.get(r.id)!), score: r.score, similarity: r.similarity, vectorSimilarity: r.vectorSimilarity, lexicalScore: r.lexicalScore, recency: r.recency }));
+    // Object.assign, not a spread literal: ~10× faster at this width in V8 (Node 20).
+    return ranked.map((r) =>
+      Object.assign(memoryFromRow(byId.get(r.id)!), { score: r.score, similarity: r.similarity, vectorSimilarity: r.vectorSimilarity, lexicalScore: r.lexicalScore, recency: r.recency }),
+    );
   }
 
   /**
@@ -397,6 +410,8 @@ export class MemoryStore {
         `UPDATE memories m SET last_used_at = $${params.length - 1}, access_count = m.access_count + 1, archived_at = NULL WHERE ${where} AND ${gate} AND m.id = ANY($${params.length}::uuid[])`,
         params,
       );
+      // A direct mark may move last_used_at back (a usage-only change, not versioned): drop the cached rows.
+      if (s.level === "user") this.candidateCache?.forget(s);
       return rowCount;
     }, { scope: dbScopeOf(s) });
   }
@@ -417,7 +432,9 @@ export class MemoryStore {
     if (ids.length === 0) return;
     ids.forEach(checkId);
     const include = checkInclude(options.include, s);
-    this.usage.add(s, include, ids, options.now ?? this.clock.now());
+    const at = options.now ?? this.clock.now();
+    this.usage.add(s, include, ids, at);
+    if (s.level === "user") this.candidateCache?.noteUsed({ level: "user", tenantId: s.tenantId, userId: s.userId }, ids, at);
   }
 
   /** Write the marks {@link markUsedLater} queued, now; returns the rows updated. */

@@ -128,17 +128,36 @@ describe.each(testEngines())("the load-memory node's one round trip on %s", (eng
 
   it("reads opt-out, profile, rules and memories in one statement, with no transaction around it", async () => {
     const rec = recording(db);
-    const node = createLoadMemoryNode({ store: new MemoryStore(rec.db, { usageFlushMs: 600_000 }) });
-    await node(ask("metric recipe ideas?"), config); // the first search also reads the recorded embedder
-    rec.statements.length = 0;
-    const before = rec.transactions();
-    const out = await node(ask("any recipe in metric units?"), config);
-    expect(rec.transactions() - before).toBe(0);
-    expect(rec.statements).toHaveLength(1);
-    expect(rec.statements[0]).toContain("memory_load_context(");
-    expect(out.profile).toEqual({ name: "Alice", timezone: "Europe/Lisbon", units: "metric" });
-    expect(out.rules!.map((r) => r.text)).toEqual(["Quote prices in EUR.", "Answer with short lists."]);
-    expect(out.memories.map((m) => m.text)).toContain("Prefers metric units for recipes and weather.");
+    const cached = new MemoryStore(rec.db, { usageFlushMs: 600_000 });
+    const node = createLoadMemoryNode({ store: cached });
+    // Each kind of turn: the first (which also reads the recorded embedder and fills the candidate
+    // cache in the background), one answered from the cache, one after another process changed
+    // the user's memories (the held version is stale: a second statement searches), and with
+    // the cache off.
+    const uncached = createLoadMemoryNode({ store: new MemoryStore(rec.db, { usageFlushMs: 600_000, candidateCache: false }) });
+    const turns: { node: typeof node; before?: () => Promise<unknown>; statements: number }[] = [
+      { node, statements: 1 },
+      { node, before: () => store.add(alice, { kind: "fact", text: "Weighs flour in grams, always metric." }), statements: 2 },
+      { node, statements: 1 },
+      { node: uncached, statements: 1 },
+    ];
+    await node(ask("metric recipe ideas?"), config);
+    await uncached(ask("metric recipe ideas?"), config);
+    for (const [i, t] of turns.entries()) {
+      await cached.candidateCache!.settle();
+      await t.before?.();
+      rec.statements.length = 0;
+      const before = rec.transactions();
+      const out = await t.node(ask("any recipe in metric units?"), config);
+      expect({ i, transactions: rec.transactions() - before }).toEqual({ i, transactions: 0 });
+      expect(rec.statements).toHaveLength(t.statements);
+      for (const sql of rec.statements) expect(sql).toContain("memory_load_context(");
+      expect(out.profile).toEqual({ name: "Alice", timezone: "Europe/Lisbon", units: "metric" });
+      expect(out.rules!.map((r) => r.text)).toEqual(["Quote prices in EUR.", "Answer with short lists."]);
+      expect(out.memories.map((m) => m.text)).toContain("Prefers metric units for recipes and weather.");
+      if (i >= 1) expect(out.memories.map((m) => m.text)).toContain("Weighs flour in grams, always metric.");
+    }
+    expect(cached.candidateCache!.stats).toMatchObject({ hits: 2, misses: 2, fills: 2 });
   });
 
   it("returns what the separate reads return: memories, profile, rules and their token counts", async () => {
@@ -348,6 +367,7 @@ const URL = process.env.DATABASE_URL;
       const search = await store.candidateParams(tx, prepared);
       return loadContext(tx, { tenantId: "acme", userId: "alice", profile: true, rules: { taskType: null, limit: 50 }, search });
     }, { scope: bob });
-    expect(seen).toEqual({ optedOut: false, profile: null, rules: [], candidates: [] });
+    // Not even the version of alice's memories.
+    expect(seen).toEqual({ optedOut: false, profile: null, rules: [], candidates: [], memoriesVersion: null, queryLexemes: null, searchSkipped: false });
   });
 });
