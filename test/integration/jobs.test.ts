@@ -104,6 +104,38 @@ describe.each(testEngines())("job queue on %s", (engine) => {
       expect(await outcome("keep", "g-keep")).toEqual(payloads[0]);
     });
 
+    it("memory_jobs_merge equals the set-based definition of append, replace and keep, nulls included", async () => {
+      // The definition in SQL terms (what merge-strategies.ts documents): the full outer join of
+      // both payloads' keys, arrays present on both sides concatenated, else the newer value.
+      const reference = `SELECT CASE $1::text WHEN 'replace' THEN $3::jsonb WHEN 'keep' THEN $2::jsonb ELSE (
+          SELECT COALESCE(jsonb_object_agg(COALESCE(n.key, o.key),
+            CASE WHEN jsonb_typeof(o.value) = 'array' AND jsonb_typeof(n.value) = 'array' THEN o.value || n.value
+                 ELSE COALESCE(n.value, o.value) END), '{}'::jsonb)
+          FROM jsonb_each($2::jsonb) o FULL JOIN jsonb_each($3::jsonb) n ON n.key = o.key) END AS merged`;
+      const payloads: Array<string | null> = [
+        null,
+        "{}",
+        '{"messages":[{"id":"a"}],"v":1,"threadId":"t1"}',
+        '{"messages":[{"id":"b"},{"id":"c"}],"v":2,"threadId":"t1"}',
+        '{"messages":"not-an-array","tags":["x"],"only_older":null}',
+        '{"tags":["y",{"z":[1]}],"messages":[],"":[0],"a,b":[1],"{k}":[2],"nested":{"messages":[9]}}',
+        '{"":[1],"a,b":[2],"{k}":[3],"nested":{"messages":[8]},"tags":null}',
+      ];
+      for (const strategy of ["append", "replace", "keep", null]) {
+        for (const older of payloads) {
+          for (const newer of payloads) {
+            const params = [strategy, older, newer];
+            const expected = (await db.query<{ merged: unknown }>(reference, params)).rows[0].merged;
+            const actual = (await db.query<{ merged: unknown }>("SELECT memory_jobs_merge($1::text, $2::jsonb, $3::jsonb) AS merged", params)).rows[0].merged;
+            expect({ strategy, older, newer, merged: actual }).toEqual({ strategy, older, newer, merged: expected });
+          }
+        }
+      }
+      // Non-object payloads cannot be appended (the table only ever holds objects).
+      await expect(db.query("SELECT memory_jobs_merge('append', '[1]'::jsonb, '{}'::jsonb)")).rejects.toThrow(/JSON objects/);
+      await expect(db.query("SELECT memory_jobs_merge('append', '{}'::jsonb, '[1]'::jsonb)")).rejects.toThrow(/JSON objects/);
+    });
+
     it("skips a key already queued, running or done, and re-queues it after a permanent failure", async () => {
       const enqueue = (n: number) => jobs.enqueue({ queue: "extract", scope: alice, groupKey: "t1", idempotencyKey: `t1:m${n}`, payload: turn("t1", n) });
       const first = await enqueue(1);

@@ -4,8 +4,8 @@
  * candidate that still carries a redaction mark (a model paraphrasing "my key is [redacted:api_key]")
  * is refused as sensitive with the mark's category.
  */
-import { isSpecialCategory, SENSITIVE_CATEGORIES, type SensitiveCategory } from "../sensitive/categories.js";
-import { detectSensitive } from "../sensitive/detect-sensitive.js";
+import { SENSITIVE_CATEGORIES, type SensitiveCategory } from "../sensitive/categories.js";
+import { detectSecretsAndIdentifiers } from "../sensitive/detect-sensitive.js";
 import { createHash } from "node:crypto";
 import { BoundedCache } from "../../cache/bounded-cache.js";
 
@@ -34,7 +34,7 @@ export function redactSecrets(text: string): string {
 }
 
 function redactNow(text: string): string {
-  const findings = detectSensitive(text).filter((f) => !isSpecialCategory(f.category));
+  const findings = detectSecretsAndIdentifiers(text);
   if (findings.length === 0) return text;
   let out = "";
   let at = 0;
