@@ -21,6 +21,7 @@ import { MemoryStore } from "../../src/store/memory-store.js";
 import { createMemoryTools } from "../../src/tools/index.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";
 import { copycatModel, promptMessages } from "../helpers/extraction-models.js";
+import { CORPUS_SECRET_VALUES, SPECIAL_OVERLAP_CASES, TWILIO_CASES } from "../unit/fixtures/secret-overlap-cases.js";
 
 interface Corpus {
   sensitive: Array<{ id: string; category: SensitiveCategory; text: string }>;
@@ -28,13 +29,20 @@ interface Corpus {
 }
 const corpus: Corpus = JSON.parse(readFileSync(fileURLToPath(new URL("../fixtures/sensitive-corpus.json", import.meta.url)), "utf8"));
 
-/** The secret values themselves (never stored, not even in a job payload). */
-const secretValues: string[] = corpus.sensitive.flatMap((entry) =>
-  detectSensitive(entry.text)
-    .filter((f) => !isSpecialCategory(f.category))
-    .map((f) => entry.text.slice(f.start, f.end))
-    .filter((v) => v.replace(/[^A-Za-z0-9]/g, "").length >= 4),
-);
+/**
+ * The secret values themselves (never stored, not even in a job payload): picked by hand, so a
+ * secret the detectors miss counts too, plus whatever the detectors find.
+ */
+const secretValues: string[] = [
+  ...new Set(
+    corpus.sensitive.flatMap((entry) => [
+      ...(CORPUS_SECRET_VALUES[entry.id] ?? []),
+      ...detectSensitive(entry.text)
+        .filter((f) => !isSpecialCategory(f.category))
+        .map((f) => entry.text.slice(f.start, f.end)),
+    ]),
+  ),
+].filter((v) => v.replace(/[^A-Za-z0-9]/g, "").length >= 4);
 /** …and the special-category sentences whole (never stored as memories). */
 const specialTexts = corpus.sensitive.filter((e) => isSpecialCategory(e.category)).map((e) => e.text);
 const forbidden = [...secretValues, ...specialTexts];
@@ -144,6 +152,38 @@ describe.each(testEngines())("the sensitive corpus through every write path on %
     expect(seen).toBeGreaterThan(150);
     expect(refusedByModelPath).toBeGreaterThanOrEqual(seen);
     expectNothingForbidden(await databaseText());
+  });
+
+  it("secrets glued to special-category words and Twilio tokens: redacted from payloads, never stored, even with special categories allowed", async () => {
+    // One case per secret kind × phrase (the glue varies), and every Twilio shape.
+    const picked = [...SPECIAL_OVERLAP_CASES.filter((_, i) => i % 7 === 0), ...TWILIO_CASES];
+    const overlapSecrets = [...new Set(picked.flatMap((c) => c.secrets))];
+    const messages = picked.map((c) => new HumanMessage({ id: `overlap-${++n}`, content: c.text }));
+    const policy = { allowSpecialCategory: true };
+    const before = await databaseText();
+    expect(overlapSecrets.filter((value) => before.includes(value))).toEqual([]);
+
+    // Inline: the node sees the raw text; a model that keeps everything proposes each message as a memory.
+    const inlineModel = copycatModel();
+    const reports: Array<{ refused: number }> = [];
+    await createMemoryExtractionNode({ store, model: inlineModel, policy, onReport: (r) => reports.push(r) })({ messages }, config("overlap-inline"));
+    expect(promptMessages(inlineModel.calls[0]).length).toBe(picked.length);
+    expect(reports[0].refused).toBeGreaterThanOrEqual(picked.length);
+
+    // Scheduled: the payload is redacted, the worker's model sees only the payload.
+    const node = createScheduleExtractionNode({ store, debounceMs: 0 });
+    await node({ messages }, config("overlap-job"));
+    const payloads = (await db.query<{ t: string }>("SELECT payload::text AS t FROM memory_jobs WHERE group_key = 'overlap-job-thread'")).rows.map((r) => r.t).join("\n");
+    expect(payloads).toContain("[redacted:");
+    expect(overlapSecrets.filter((value) => payloads.includes(value))).toEqual([]);
+    const jobModel = copycatModel();
+    const result = await new JobWorker(db, { concurrency: 1, handlers: extractionJobHandlers({ store, model: jobModel, policy }) }).drain();
+    expect(result).toMatchObject({ failed: 0 });
+    expect(jobModel.calls.length).toBeGreaterThan(0);
+    for (const call of jobModel.calls) expect(overlapSecrets.filter((value) => call.text.includes(value))).toEqual([]);
+
+    const after = await databaseText();
+    expect(overlapSecrets.filter((value) => after.includes(value))).toEqual([]);
   });
 
   it("manage_memory (create and update) refuses every corpus text, and still stores the benign look-alikes", async () => {

@@ -1,15 +1,19 @@
 /**
  * Redaction before queueing: `detectSecretsAndIdentifiers` (the scan redaction runs) must give
  * exactly what the full scan gives minus special-category findings, on every corpus text and on
- * texts built to exercise its fallback; and redacted text keeps no secret of the corpora.
+ * texts built to exercise overlaps; and redacted text keeps no secret of the corpora — judged by
+ * hand-picked secret values (fixtures/corpus-secret-values.json), not by the detectors' own spans.
  */
 import { describe, expect, it } from "@jest/globals";
+import { HumanMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { serializeMessage } from "../../src/extraction/node/serialize-messages.js";
 import { isSpecialCategory } from "../../src/extraction/sensitive/categories.js";
 import { detectSecretsAndIdentifiers, detectSensitive } from "../../src/extraction/sensitive/detect-sensitive.js";
 import { redactSecrets } from "../../src/extraction/write/redaction.js";
+import { CORPUS_SECRET_VALUES, DIABETES_GLUED, DIABETES_GLUED_SECRET, allowedPiece, survivingPiece } from "./fixtures/secret-overlap-cases.js";
 
 interface Corpus {
   sensitive: Array<{ id: string; category: string; text: string }>;
@@ -19,11 +23,12 @@ const load = (name: string): Corpus => JSON.parse(readFileSync(fileURLToPath(new
 const corpora = [load("sensitive-corpus.json"), load("secrets-in-sentences.json")];
 const texts = corpora.flatMap((c) => [...c.sensitive.map((s) => s.text), ...(c.benign ?? []).map((b) => b.text)]);
 const secrets = corpora.flatMap((c) => c.sensitive.filter((s) => !isSpecialCategory(s.category as never)));
+const byId = new Map(corpora.flatMap((c) => c.sensitive.map((s) => [s.id, s] as const)));
 
 const withoutSpecial = (text: string) => detectSensitive(text).filter((f) => !isSpecialCategory(f.category));
 
-/** A special-category word glued to a random token: the full scan drops the token's high-entropy finding. */
-const gluedToHealthWord = ["I have diabetes:Zk7pW2mN8vR4tY6uaB3xQ9Lk", "my id is Zk7pW2mN8vR4tY6u/insulin/aB3xQ9Lk", "I'm gay.Zk7pW2mN8vR4tY6uaB3xQ9Lk"];
+/** A special-category word glued to a random token: the token must be found whatever the word. */
+const gluedToHealthWord = [DIABETES_GLUED, "my id is Zk7pW2mN8vR4tY6u/insulin/aB3xQ9Lk", "I'm gay.Zk7pW2mN8vR4tY6uaB3xQ9Lk"];
 
 describe("detectSecretsAndIdentifiers", () => {
   it("equals the full scan minus special-category findings on every corpus text and its pieces", () => {
@@ -39,10 +44,16 @@ describe("detectSecretsAndIdentifiers", () => {
     expect(withFindings).toBeGreaterThan(200);
   });
 
-  it("keeps the full scan's answer where a special-category word explains a high-entropy token", () => {
+  it("finds a high-entropy token a special-category word overlaps, as the full scan does", () => {
     for (const text of gluedToHealthWord) {
-      expect(detectSensitive(text).some((f) => isSpecialCategory(f.category))).toBe(true);
+      const full = detectSensitive(text);
+      const special = full.filter((f) => isSpecialCategory(f.category));
+      const token = full.filter((f) => f.category === "high_entropy");
+      expect(special.length).toBeGreaterThan(0);
+      // The overlap is what used to cancel the token's finding.
+      expect(special.some((s) => token.some((t) => t.start < s.end && s.start < t.end))).toBe(true);
       expect(detectSecretsAndIdentifiers(text)).toEqual(withoutSpecial(text));
+      expect(detectSecretsAndIdentifiers(text).map((f) => f.category)).toEqual(["high_entropy"]);
     }
   });
 
@@ -63,6 +74,46 @@ describe("detectSecretsAndIdentifiers", () => {
 });
 
 describe("redactSecrets", () => {
+  it("cuts the secret value of every corpus entry, and changes no special-category or benign text", () => {
+    const entries = corpora.flatMap((c) => [...c.sensitive, ...(c.benign ?? []).map((b) => ({ ...b, category: "benign" }))]);
+    expect(entries.length).toBeGreaterThan(300);
+    // Every secret, card, IBAN and id entry has hand-picked values, and every value is in its text.
+    expect(Object.keys(CORPUS_SECRET_VALUES).sort()).toEqual(secrets.map((s) => s.id).sort());
+    let values = 0;
+    for (const entry of entries) {
+      const redacted = redactSecrets(entry.text);
+      const expected = CORPUS_SECRET_VALUES[entry.id];
+      if (expected === undefined) {
+        expect({ id: entry.id, redacted }).toEqual({ id: entry.id, redacted: entry.text });
+        continue;
+      }
+      for (const value of expected) {
+        values++;
+        expect({ id: entry.id, value, inText: entry.text.includes(value) }).toEqual({ id: entry.id, value, inText: true });
+        const piece = survivingPiece(value, entry.text, redacted);
+        expect({ id: entry.id, kept: redacted.includes(value), tooLong: piece.length > allowedPiece(value) ? piece : "" }).toEqual({ id: entry.id, kept: false, tooLong: "" });
+      }
+    }
+    expect(values).toBeGreaterThan(170);
+  });
+
+  it("api_key-20: the Twilio auth token is cut from the original text, not only once the SID is gone", () => {
+    const entry = byId.get("api_key-20")!;
+    const [sid, token] = CORPUS_SECRET_VALUES["api_key-20"];
+    expect(token).toMatch(/^[0-9a-f]{32}$/);
+    const payload = serializeMessage(new HumanMessage({ id: "m-twilio", content: entry.text })).text;
+    expect(payload).not.toContain(token);
+    expect(payload).not.toContain(sid);
+    expect(payload).toBe("Twilio account [redacted:api_key] with auth token [redacted:api_key], send SMS from it");
+  });
+
+  it("a token glued to a health word is cut, and the queued payload keeps no piece of it", () => {
+    expect(redactSecrets(DIABETES_GLUED)).toBe("I have [redacted:high_entropy]");
+    const payload = serializeMessage(new HumanMessage({ id: "m-diabetes", content: DIABETES_GLUED })).text;
+    expect(payload).toBe("I have [redacted:high_entropy]");
+    expect(payload).not.toContain(DIABETES_GLUED_SECRET);
+  });
+
   it("cuts every secret, card, IBAN and national id found in a corpus text, cached or not", () => {
     expect(secrets.length).toBeGreaterThan(100);
     for (const entry of secrets) {

@@ -12,6 +12,35 @@ const B = "(?<![A-Za-z0-9_-])";
 const E = "(?![A-Za-z0-9_-])";
 const re = (src: string, flags = "g") => new RegExp(src, flags);
 
+const TWILIO_SID = /\b(?:AC|SK)[0-9a-f]{32}\b/g;
+const HAS_TWILIO_SID = new RegExp(TWILIO_SID.source);
+const HEX_32 = /(?<![0-9A-Za-z])[0-9a-fA-F]{32}(?![0-9A-Za-z])/g;
+/**
+ * A token cue right before the value: "auth token 7ba0…", "auth token is 7ba0…", "token: '7ba0…'",
+ * "TWILIO_AUTH_TOKEN=7ba0…" (no \b before "auth": "_" is a word character).
+ */
+const TOKEN_CUE_BEFORE = /(?<![A-Za-z0-9])(auth[_ -]?)?token\b\s*(?:is|was|[:=])?\s*["'`]?$/i;
+const TWILIO_WORD = /(?<![A-Za-z0-9])twilio(?![A-Za-z0-9])/i;
+/** How far before "token" the word "twilio" may be, not counting SIDs (a 34-character SID is one word of talk). */
+const TWILIO_CUE_DISTANCE = 40;
+
+/**
+ * A lone 32-hex string is a Twilio auth token or API key secret when the text also holds a Twilio
+ * SID (credentials travel in pairs, as AWS key ids and secrets do), or when it follows "auth token",
+ * or "token" with "twilio" shortly before. Without such context it stays an ordinary hex string
+ * (an MD5 checksum, a request id), as the high-entropy fallback leaves pure hex alone.
+ */
+function isTwilioSecret(text: string, start: number): boolean {
+  if (HAS_TWILIO_SID.test(text)) return true;
+  // The sentence before the value, SIDs collapsed so "Twilio account AC… with auth token …" counts
+  // the SID as one word, not 34 characters.
+  const before = text.slice(Math.max(0, start - 400), start).replace(/^[\s\S]*[.\n]/, "").replace(TWILIO_SID, "SID");
+  const cue = TOKEN_CUE_BEFORE.exec(before);
+  if (!cue) return false;
+  if (cue[1] !== undefined) return true;
+  return TWILIO_WORD.test(before.slice(Math.max(0, cue.index - TWILIO_CUE_DISTANCE - "twilio".length), cue.index));
+}
+
 export const PROVIDER_KEY_DETECTORS: Detector[] = [
   regexDetector("anthropic_key", "api_key", re(`${B}sk-ant-(?:api|admin|sid)?\\d{0,2}-?[A-Za-z0-9_-]{20,}${E}`)),
   // OpenAI: sk-…, sk-proj-…, sk-svcacct-…, sk-admin-… (the Anthropic prefix is handled above).
@@ -40,10 +69,12 @@ export const PROVIDER_KEY_DETECTORS: Detector[] = [
   regexDetector("stripe_key", "api_key", re(`${B}(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}${E}|${B}whsec_[A-Za-z0-9]{24,}${E}`)),
   regexDetector("google_api_key", "api_key", [re(`${B}AIza[0-9A-Za-z_-]{35}${E}`), re(`${B}GOCSPX-[A-Za-z0-9_-]{20,}${E}`)]),
   regexDetector("google_oauth_token", "token", re(`${B}ya29\\.[0-9A-Za-z_-]{20,}`)),
-  regexDetector("twilio_key", "api_key", [
-    /\b(?:AC|SK)[0-9a-f]{32}\b/g,
-    /\btwilio\b[^.\n]{0,40}?\b(?:auth[_ -]?)?token\b\s*(?:is|was|[:=])?\s*["'`]?([0-9a-f]{32})\b/gi,
-  ]),
+  {
+    // Account and API key SIDs, and the 32-hex auth token or key secret that goes with them.
+    name: "twilio_key",
+    category: "api_key",
+    find: (text) => [...regexSpans(TWILIO_SID, text), ...regexSpans(HEX_32, text, (m) => isTwilioSecret(text, m.index))],
+  },
   regexDetector("sendgrid_key", "api_key", re(`${B}SG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{16,64}${E}`)),
   regexDetector("npm_token", "api_key", re(`${B}npm_[A-Za-z0-9]{36}${E}`)),
   regexDetector("huggingface_token", "api_key", re(`${B}hf_[A-Za-z0-9]{30,}${E}`)),
@@ -56,8 +87,13 @@ export const PROVIDER_KEY_DETECTORS: Detector[] = [
   regexDetector("age_secret_key", "private_key", /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g),
 ];
 
+/**
+ * A private key block, body included: up to its END line, or — pasted without one, or cut short
+ * ("lQOYBGZ3...") — the base64 chunks after the header (a chunk has a digit, "+" or "/", so the
+ * sentence that follows stays). The header alone would leave the key material in redacted text.
+ */
 export const PRIVATE_KEY_DETECTOR = regexDetector("private_key_block", "private_key", [
-  /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g,
+  /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----(?:[\s\S]{0,20000}?-----END \1-----|(?:\s+(?=[A-Za-z0-9+/=]*[0-9+/])[A-Za-z0-9+/=]{4,}(?:\.{2,}|…)?(?=\s|$))*)/g,
   /PuTTY-User-Key-File-\d:/g,
 ]);
 

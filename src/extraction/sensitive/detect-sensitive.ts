@@ -35,8 +35,8 @@ const SECRET_AND_IDENTIFIER_DETECTORS: readonly Detector[] = SENSITIVE_DETECTORS
 /**
  * Find secrets, financial and identity numbers and special-category data in a text. Findings carry
  * a category, the detector's name and offsets — never the matched text, so they are safe to log.
- * A high-entropy match inside a span another detector already explains is dropped (one secret,
- * one finding).
+ * A high-entropy match inside a span a secret or identifier detector already explains is dropped
+ * (one secret, one finding).
  *
  * @example
  * detectSensitive("here's my key sk-proj-4fJq9xLm2TzR8vWb1KdN6pYh can you check why it fails")
@@ -48,21 +48,16 @@ export function detectSensitive(text: string): SensitiveFinding[] {
 }
 
 /**
- * `detectSensitive(text)` without its special-category findings (the secrets, card, IBAN and
- * national-id findings redaction cuts out), at about half the cost on chat text: the
- * special-category detectors run only when there is a high-entropy match for them to explain —
- * the one way a special-category finding changes the others.
+ * `detectSensitive(text)` without its special-category findings: the secrets, card, IBAN and
+ * national-id findings redaction cuts out. The special-category detectors do not run (they cannot
+ * change these findings: only a secret or identifier explains a high-entropy match).
  *
  * @example
  * detectSecretsAndIdentifiers("I'm diabetic; my pw is hunter22") // [{ category: "password", … }]
  */
 export function detectSecretsAndIdentifiers(text: string): SensitiveFinding[] {
   if (typeof text !== "string" || text.length === 0) return [];
-  const findings = findingsOf(text, SECRET_AND_IDENTIFIER_DETECTORS);
-  if (findings.some((f) => f.category === "high_entropy")) return detectSensitive(text).filter((f) => !isSpecialCategory(f.category));
-  // Without a high-entropy finding, special-category findings drop nothing else: sorting and
-  // de-duplicating the rest gives the same findings in the same order.
-  return settle(findings);
+  return settle(findingsOf(text, SECRET_AND_IDENTIFIER_DETECTORS));
 }
 
 function findingsOf(text: string, detectors: readonly Detector[]): SensitiveFinding[] {
@@ -75,9 +70,15 @@ function findingsOf(text: string, detectors: readonly Detector[]): SensitiveFind
   return findings;
 }
 
-/** Drop high-entropy findings another finding explains, order by position (most specific first), de-duplicate. */
+/**
+ * Drop high-entropy findings a secret or identifier finding explains, order by position (most
+ * specific first), de-duplicate. A special-category finding explains nothing: "diabetes" glued to a
+ * token ("I have diabetes:Zk7pW2mN8vR4…") makes the token no less a secret, and letting the health
+ * word absorb it would leave the token in redacted text and let it through the write policy when
+ * the app allows special categories.
+ */
 function settle(findings: SensitiveFinding[]): SensitiveFinding[] {
-  const explained = findings.filter((f) => f.category !== "high_entropy");
+  const explained = findings.filter((f) => f.category !== "high_entropy" && !isSpecialCategory(f.category));
   const kept = findings.filter((f) => f.category !== "high_entropy" || !explained.some((o) => o.start < f.end && f.start < o.end));
   kept.sort((a, b) => a.start - b.start || RANK.get(a.category)! - RANK.get(b.category)!);
   return dedupeSameSpan(kept);

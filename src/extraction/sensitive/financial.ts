@@ -6,12 +6,14 @@ const CARD_IIN = /^(?:4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|3(?:0[0-5]|[6
 
 /**
  * 13–19 digits, unbroken or grouped the way cards are printed, Luhn-valid, with a known issuer
- * prefix. Not preceded by "+" (phone numbers) and not part of a longer digit run.
+ * prefix. Not preceded by "+" (phone numbers) and not part of a longer number (a digit, or a "-",
+ * "." or "/" joined to digits, on either side: order numbers, dates, decimals). A word glued on
+ * with one of those ("visa/4111 …", "diabetes-4111 …") does not hide the card.
  */
 export const CARD_NUMBER_DETECTOR: Detector = regexDetector(
   "payment_card",
   "card_number",
-  /(?<![\d+\-./])\d(?:[ -]?\d){12,18}(?![\d\-/])/g,
+  /(?<![\d+]|[\d\-./][\-./])\d(?:[ -]?\d){12,18}(?!\d|[\-/]\d)/g,
   (m) => {
     const separators = m[0].match(/[ -]/g) ?? [];
     if (new Set(separators).size > 1) return false; // mixed separators: a date, a phone number
