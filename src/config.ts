@@ -42,6 +42,16 @@ export const RetrievalSchema = z.object({
   /** How many standing memories (newest by last use or creation) a turn may inject below the floor. */
   standingLimit: z.number().int().min(0).max(1000).default(8),
   /**
+   * Memories the load node's in-process candidate cache holds, over all users (least recently
+   * used users go first; a user with more is not cached). 0 turns the cache off. See CandidateCache.
+   */
+  candidateCacheMemories: z.number().int().min(0).max(10_000_000).default(20_000),
+  /**
+   * Seconds a user's cached memories are used before they are read again. Changes are seen at once
+   * whatever this is; it bounds how long another process's usage marks (recency) can be missed.
+   */
+  candidateCacheMaxAgeSeconds: z.number().min(0).max(86_400).default(300),
+  /**
    * Share of full-text (BM25) relevance in the hybrid similarity; the rest is vector cosine.
    * Unset → 0.7 with the offline hashing embedder (lexical carries it), 0.3 with a neural one.
    */

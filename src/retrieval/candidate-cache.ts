@@ -148,6 +148,8 @@ export class CandidateCache {
         this.evict();
       })
       .catch((err: unknown) => {
+        // Closed meanwhile (shutdown, the end of a test): nothing to cache, nothing to report.
+        if (this.db.closed) return;
         this.counts.fillErrors++;
         if (!this.warned) {
           this.warned = true;

@@ -98,7 +98,10 @@ export interface LoadMemoryNodeOptions {
  * task (fitted, highest priority first), and the long-term memories relevant to the latest user
  * message (capped at `budgets.memories`, marked used after the turn) — with the tokens of each
  * section in `memoryUsage`. One statement reads them all (`memory_load_context`, migration 0007,
- * which scopes its own reads to the user for row-level security). Scope comes from `config.configurable` (`tenant_id`,
+ * which scopes its own reads to the user for row-level security). While the user's memories have
+ * not changed since this process read them (the store's `CandidateCache`, on by default), that
+ * statement only checks their version and the cached rows are ranked in process: same results,
+ * no search in SQL. Scope comes from `config.configurable` (`tenant_id`,
  * `user_id`); a run without it fails with SCOPE_REQUIRED. An opted-out user gets an empty context:
  * nothing is read or marked for them, the extra loaders do not run, and their message goes to no
  * embedder (only the in-process offline embedder runs before the opt-out is known).

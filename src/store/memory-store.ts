@@ -52,7 +52,8 @@ export interface MemoryStoreOptions {
   /**
    * The load-memory node's in-process cache of users' memories (see `CandidateCache`): a turn
    * whose user's memories did not change since they were read ranks the cached rows instead of
-   * running the search in SQL. `false` turns it off. Default: on, 20,000 memories, 5 minutes.
+   * running the search in SQL. `false` turns it off. Default: on, sized by
+   * `retrieval.candidateCacheMemories` (20,000) and `retrieval.candidateCacheMaxAgeSeconds` (300).
    */
   candidateCache?: CandidateCacheOptions | false;
 }
@@ -126,7 +127,15 @@ export class MemoryStore {
     const flushMs = options.usageFlushMs ?? USAGE_FLUSH_DELAY_MS;
     if (typeof flushMs !== "number" || !Number.isFinite(flushMs) || flushMs < 0) throw invalidInput("usageFlushMs", "must be a non-negative number of milliseconds");
     this.usage = new PendingUsage(db, flushMs);
-    this.candidateCache = options.candidateCache === false ? null : new CandidateCache(db, { beforeRead: () => this.usage.flush(), ...options.candidateCache });
+    this.candidateCache =
+      options.candidateCache === false
+        ? null
+        : new CandidateCache(db, {
+            maxMemories: this.retrieval.candidateCacheMemories,
+            maxAgeMs: this.retrieval.candidateCacheMaxAgeSeconds * 1000,
+            beforeRead: () => this.usage.flush(),
+            ...options.candidateCache,
+          });
     warnOnceWithoutPgvector(db);
   }
 

@@ -281,6 +281,7 @@ export const benchmark: Benchmark = {
           jobs: Object.fromEntries(jobs.map((j) => [j.state, j.n])),
           memory_uses_recorded: used,
           embedder_cache_misses: embeddings.misses,
+          candidate_cache: cacheStats ? { hits: cacheStats.hits, misses: cacheStats.misses, fills: cacheStats.fills, fill_errors: cacheStats.fillErrors } : null,
         });
         console.log(`wrote ${values.json}`);
       }
