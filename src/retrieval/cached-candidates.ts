@@ -42,76 +42,135 @@ export function parseRealArray(text: string): Float32Array {
 }
 
 /**
- * The candidate rows the search statement would return for `params` (a user-scope search of the
- * user's own memories), given the query's lexemes as Postgres stems them. Rows are the cached
- * user's retrievable memories (not superseded, not deactivated); expiry and kinds apply here.
+ * One user's cached memories, indexed for searches: each lexeme's rows, and the rows newest first
+ * by last use (or creation) for standing memories. A search then touches the rows holding a query
+ * word and the few newest, not every row (unless rows without a query word can pass the floor,
+ * which a neural embedder's weights allow: then every row's vector similarity is needed, as in SQL).
  */
-export function selectCachedCandidates(rows: readonly CachedMemory[], params: CandidateSqlParams, lexemes: readonly string[]): CandidateRow[] {
-  const nowMs = params.now.getTime();
-  const kinds = params.kinds ? new Set<string>(params.kinds) : null;
-  const standingKinds = params.standingLimit > 0 && params.standingKinds ? new Set<string>(params.standingKinds) : null;
-  // One pass: the scoped rows, their BM25 stats, the rows holding a query word, and the newest
-  // standing rows (kept sorted, at most standingLimit).
-  const scoped: CachedMemory[] = [];
-  const matchedOf = new Map<CachedMemory, string>();
-  const standing: CachedMemory[] = [];
-  let docLenSum = 0;
-  for (const m of rows) {
-    if ((kinds !== null && !kinds.has(m.row.kind)) || (m.expiresMs !== null && m.expiresMs <= nowMs)) continue;
-    scoped.push(m);
-    docLenSum += m.docLen;
-    let matched: string | null = null;
-    for (const lexeme of lexemes) {
-      const entry = m.terms.get(lexeme);
-      if (entry !== undefined) matched = matched === null ? entry : `${matched} ${entry}`;
-    }
-    if (matched !== null) matchedOf.set(m, matched);
-    if (standingKinds !== null && !m.archived && standingKinds.has(m.row.kind)) insertNewest(standing, m, params.standingLimit);
-  }
-  const count = scoped.length;
-  const avgdl = count === 0 ? 1 : docLenSum / count;
-  const standingSet = new Set(standing);
+export class CachedUserMemories {
+  private readonly postings = new Map<string, CachedMemory[]>();
+  /** Newest first: (last use or creation) descending, then id ascending, as the statement orders standing rows. */
+  private readonly newest: CachedMemory[];
+  private readonly docLenSum: number;
+  /** The earliest expiry among the rows (Infinity: none expires). */
+  private readonly firstExpiry: number;
 
-  // The query vector as the statement sees it: a real[] parameter, so float4 values.
-  const query = Float32Array.from(params.embedding);
-  const decaySeconds = 86400 * params.recencyDecayDays;
-  const out: CandidateRow[] = [];
-  // Object.assign, not a spread: a spread literal this wide costs ~9 µs a row in V8 (Node 20), this ~1.
-  const row = (m: CachedMemory, vsim: number, recency: number): CandidateRow =>
-    Object.assign({}, m.row, { doc_len: m.docLen, vsim, recency, matched: matchedOf.get(m) ?? null, scope_count: count, scope_avgdl: avgdl });
-  const recencyOf = (m: CachedMemory) => Math.exp(-Math.max((nowMs - (m.lastUsedMs ?? m.createdMs)) / 1000, 0) / decaySeconds);
-  // Rows without a query word compete for vectorOnlyLimit places when any of them can pass its floor.
-  const vectorOnly: { m: CachedMemory; vsim: number; recency: number; v: number }[] = [];
-  for (const m of scoped) {
-    const hit = matchedOf.has(m);
-    const min = m.archived ? params.archivedMinVectorSimilarity : params.minVectorSimilarity;
-    if (!hit && !standingSet.has(m) && min > 1) continue;
-    const vsim = dot(m.embedding, query);
-    const recency = recencyOf(m);
-    if (hit) out.push(row(m, vsim, recency));
-    else if (vsim >= min) vectorOnly.push({ m, vsim, recency, v: params.vectorOnlyWeight * Math.max(vsim, 0) + params.recencyWeight * recency });
-    else if (standingSet.has(m)) out.push(row(m, vsim, recency));
+  constructor(readonly memories: readonly CachedMemory[]) {
+    let docLenSum = 0;
+    let firstExpiry = Number.POSITIVE_INFINITY;
+    for (const m of memories) {
+      docLenSum += m.docLen;
+      if (m.expiresMs !== null && m.expiresMs < firstExpiry) firstExpiry = m.expiresMs;
+      for (const lexeme of m.terms.keys()) {
+        const list = this.postings.get(lexeme);
+        if (list) list.push(m);
+        else this.postings.set(lexeme, [m]);
+      }
+    }
+    this.docLenSum = docLenSum;
+    this.firstExpiry = firstExpiry;
+    this.newest = [...memories].sort(newerFirst);
   }
-  vectorOnly.sort((a, b) => b.v - a.v || compareIds(a.m.row.id, b.m.row.id));
-  vectorOnly.forEach((c, i) => {
-    if (i < params.vectorOnlyLimit || standingSet.has(c.m)) out.push(row(c.m, c.vsim, c.recency));
-  });
-  return out;
+
+  /** A row's last use moved forward (a usage mark): keep the newest-first order. */
+  touched(m: CachedMemory): void {
+    const from = this.newest.indexOf(m);
+    if (from < 0) return;
+    this.newest.splice(from, 1);
+    let at = 0;
+    while (at < this.newest.length && newerFirst(this.newest[at], m) < 0) at++;
+    this.newest.splice(at, 0, m);
+  }
+
+  /**
+   * The candidate rows the search statement would return for `params` (a user-scope search of the
+   * user's own memories), given the query's lexemes as Postgres stems them. The rows are the
+   * user's retrievable memories (not superseded, not deactivated); expiry and kinds apply here.
+   */
+  select(params: CandidateSqlParams, lexemes: readonly string[]): CandidateRow[] {
+    const nowMs = params.now.getTime();
+    const kinds = params.kinds ? new Set<string>(params.kinds) : null;
+    const inScope = (m: CachedMemory) => (kinds === null || kinds.has(m.row.kind)) && (m.expiresMs === null || m.expiresMs > nowMs);
+
+    // The scope's BM25 stats: precomputed unless a kinds filter or an expired row narrows it.
+    let count = this.memories.length;
+    let docLenSum = this.docLenSum;
+    if (kinds !== null || this.firstExpiry <= nowMs) {
+      count = 0;
+      docLenSum = 0;
+      for (const m of this.memories) {
+        if (!inScope(m)) continue;
+        count++;
+        docLenSum += m.docLen;
+      }
+    }
+    const avgdl = count === 0 ? 1 : docLenSum / count;
+
+    // Rows holding a query word, with the entries of those words.
+    const matchedOf = new Map<CachedMemory, string>();
+    for (const lexeme of new Set(lexemes)) {
+      for (const m of this.postings.get(lexeme) ?? []) {
+        if (!inScope(m)) continue;
+        const entry = m.terms.get(lexeme)!;
+        const before = matchedOf.get(m);
+        matchedOf.set(m, before === undefined ? entry : `${before} ${entry}`);
+      }
+    }
+    // Standing rows: the newest of the standing kinds, not archived.
+    const standing = new Set<CachedMemory>();
+    if (params.standingLimit > 0 && params.standingKinds && params.standingKinds.length > 0) {
+      const standingKinds = new Set<string>(params.standingKinds);
+      for (const m of this.newest) {
+        if (standing.size >= params.standingLimit) break;
+        if (!m.archived && standingKinds.has(m.row.kind) && inScope(m)) standing.add(m);
+      }
+    }
+
+    // The query vector as the statement sees it: a real[] parameter, so float4 values.
+    const query = Float32Array.from(params.embedding);
+    const decaySeconds = 86400 * params.recencyDecayDays;
+    const recencyOf = (m: CachedMemory) => Math.exp(-Math.max((nowMs - (m.lastUsedMs ?? m.createdMs)) / 1000, 0) / decaySeconds);
+    // Object.assign, not a spread: a spread literal this wide costs ~9 µs a row in V8 (Node 20), this ~1.
+    const row = (m: CachedMemory, vsim: number, recency: number): CandidateRow =>
+      Object.assign({}, m.row, { doc_len: m.docLen, vsim, recency, matched: matchedOf.get(m) ?? null, scope_count: count, scope_avgdl: avgdl });
+
+    const out: CandidateRow[] = [];
+    for (const m of matchedOf.keys()) out.push(row(m, dot(m.embedding, query), recencyOf(m)));
+    // Rows without a query word compete for vectorOnlyLimit places when any of them can pass its floor.
+    const vectorOnly: { m: CachedMemory; vsim: number; recency: number; v: number }[] = [];
+    if (params.minVectorSimilarity <= 1 || params.archivedMinVectorSimilarity <= 1) {
+      for (const m of this.memories) {
+        if (matchedOf.has(m) || !inScope(m)) continue;
+        const min = m.archived ? params.archivedMinVectorSimilarity : params.minVectorSimilarity;
+        if (min > 1) continue;
+        const vsim = dot(m.embedding, query);
+        if (vsim < min) continue;
+        const recency = recencyOf(m);
+        vectorOnly.push({ m, vsim, recency, v: params.vectorOnlyWeight * Math.max(vsim, 0) + params.recencyWeight * recency });
+      }
+      vectorOnly.sort((a, b) => b.v - a.v || compareIds(a.m.row.id, b.m.row.id));
+    }
+    const chosen = new Set<CachedMemory>(matchedOf.keys());
+    for (const c of vectorOnly.slice(0, params.vectorOnlyLimit)) {
+      chosen.add(c.m);
+      out.push(row(c.m, c.vsim, c.recency));
+    }
+    for (const m of standing) if (!chosen.has(m)) out.push(row(m, dot(m.embedding, query), recencyOf(m)));
+    return out;
+  }
 }
 
-/** Insert into a list kept newest first (last use or creation, then id) and cut to `limit`. */
-function insertNewest(list: CachedMemory[], m: CachedMemory, limit: number): void {
-  const t = m.lastUsedMs ?? m.createdMs;
-  let i = list.length;
-  while (i > 0) {
-    const prev = list[i - 1];
-    const p = prev.lastUsedMs ?? prev.createdMs;
-    if (p > t || (p === t && prev.row.id < m.row.id)) break;
-    i--;
-  }
-  if (i >= limit) return;
-  list.splice(i, 0, m);
-  if (list.length > limit) list.pop();
+/**
+ * The candidate rows the search statement would return (see {@link CachedUserMemories.select});
+ * indexes `rows` first, for a single search.
+ */
+export function selectCachedCandidates(rows: readonly CachedMemory[], params: CandidateSqlParams, lexemes: readonly string[]): CandidateRow[] {
+  return new CachedUserMemories(rows).select(params, lexemes);
+}
+
+/** Newest first by last use (or creation), then id ascending. */
+function newerFirst(a: CachedMemory, b: CachedMemory): number {
+  return (b.lastUsedMs ?? b.createdMs) - (a.lastUsedMs ?? a.createdMs) || compareIds(a.row.id, b.row.id);
 }
 
 function dot(a: Float32Array, b: Float32Array): number {

@@ -17,7 +17,7 @@ import { invalidInput } from "../errors.js";
 import type { CandidateRow, CandidateSqlParams } from "../store/memory-queries.js";
 import { dbScopeOf, type ResolvedScope } from "../store/scope.js";
 import { readUserMemories } from "./candidate-cache-queries.js";
-import { selectCachedCandidates, type CachedMemory } from "./cached-candidates.js";
+import { CachedUserMemories, type CachedMemory } from "./cached-candidates.js";
 
 export interface CandidateCacheOptions {
   /** Most memories held, over all users (least recently used users go first; 0 turns the cache off). Default 20,000. */
@@ -49,7 +49,7 @@ export interface CandidateCacheStats {
 
 interface Entry {
   version: string;
-  memories: CachedMemory[];
+  memories: CachedUserMemories;
   byId: Map<string, CachedMemory>;
   loadedAt: number;
 }
@@ -117,7 +117,7 @@ export class CandidateCache {
     this.entries.delete(key);
     this.entries.set(key, entry);
     this.counts.hits++;
-    return selectCachedCandidates(entry.memories, params, lexemes);
+    return entry.memories.select(params, lexemes);
   }
 
   /**
@@ -142,7 +142,7 @@ export class CandidateCache {
         this.counts.fills++;
         if (read.version === null || read.memories.length > this.maxMemories) return;
         if (this.entries.has(key)) this.drop(key);
-        this.entries.set(key, { version: read.version, memories: read.memories, byId: new Map(read.memories.map((m) => [m.row.id, m])), loadedAt: this.now() });
+        this.entries.set(key, { version: read.version, memories: new CachedUserMemories(read.memories), byId: new Map(read.memories.map((m) => [m.row.id, m])), loadedAt: this.now() });
         this.held += read.memories.length;
         for (const mark of this.lateMarks.get(key) ?? []) this.noteUsed(scope, mark.ids, mark.at);
         this.evict();
@@ -186,9 +186,10 @@ export class CandidateCache {
       }
       if (m.lastUsedMs === null || atMs > m.lastUsedMs) {
         m.lastUsedMs = atMs;
-        m.row = { ...m.row, last_used_at: new Date(atMs) };
+        m.row.last_used_at = new Date(atMs);
+        entry.memories.touched(m);
       }
-      m.row = { ...m.row, access_count: Number(m.row.access_count) + 1 };
+      m.row.access_count = Number(m.row.access_count) + 1;
     }
   }
 
@@ -216,7 +217,7 @@ export class CandidateCache {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
-    this.held -= entry.memories.length;
+    this.held -= entry.memories.memories.length;
   }
 
   private evict(): void {

@@ -1,14 +1,18 @@
 /**
  * The load-memory node's reads in one round trip: `memory_load_context` (migration 0007) returns
  * the opt-out flag, the profile document, the approved rules and the hybrid search candidates of
- * one user in a single PL/pgSQL call, whose plans Postgres caches per session.
+ * one user in a single PL/pgSQL call, whose plans Postgres caches per session. A caller holding
+ * the user's memories in its cache calls `memory_load_head` instead: the same context, the
+ * memories version and, while that is current, the query's lexemes — no search.
  */
 import type { Queryable } from "../db/database.js";
 import type { ActiveRule, ProfileDocument } from "../state/types.js";
 import { hybridCandidateArgs, type CandidateRow, type CandidateSqlParams } from "../store/memory-queries.js";
 
 export const LOAD_CONTEXT_SQL = `SELECT * FROM memory_load_context($1::text, $2::text, $3::boolean, $4::boolean, $5::text, $6::int, $7::boolean,
-  $8::boolean, $9::boolean, $10::text[], $11::timestamptz, $12::text, $13::real[], $14::float8, $15::float8, $16::int, $17::float8, $18::float8, $19::float8, $20::text[], $21::int, $22::bigint)`;
+  $8::boolean, $9::boolean, $10::text[], $11::timestamptz, $12::text, $13::real[], $14::float8, $15::float8, $16::int, $17::float8, $18::float8, $19::float8, $20::text[], $21::int)`;
+
+export const LOAD_HEAD_SQL = `SELECT * FROM memory_load_head($1::text, $2::text, $3::boolean, $4::boolean, $5::text, $6::int, $7::boolean, $8::text, $9::bigint)`;
 
 export interface LoadContextInput {
   tenantId: string;
@@ -20,9 +24,9 @@ export interface LoadContextInput {
   /** The search candidates' statement arguments (`MemoryStore.candidateParams`); null: no search. */
   search: CandidateSqlParams | null;
   /**
-   * The user's memories version the caller holds in its cache (`CandidateCache`): when it is still
-   * current the search is skipped and `queryLexemes` is returned instead; when it is not, no search
-   * runs either (`searchSkipped`). Only for a search of the user's own memories (no tenant or global knowledge).
+   * The user's memories version the caller holds in its cache (`CandidateCache`): only the context
+   * is read (`memory_load_head`), with `queryLexemes` while the version is current and
+   * `searchSkipped` when it is not. Only for a search of the user's own memories (no tenant or global knowledge).
    */
   cachedVersion?: string | null;
 }
@@ -39,10 +43,7 @@ export interface LoadedContext {
   memoriesVersion: string | null;
   /** The query's lexemes when `cachedVersion` was current (the search was skipped); null otherwise. */
   queryLexemes: string[] | null;
-  /**
-   * A search was asked for with a `cachedVersion` that is no longer current: no candidates were
-   * read (the query vector was not sent); search separately.
-   */
+  /** A search was asked for with a `cachedVersion` that is no longer current: no candidates were read; search separately. */
   searchSkipped: boolean;
 }
 
@@ -71,37 +72,30 @@ interface RawRule {
  * const ctx = await loadContext(db, { tenantId: "acme", userId: "alice", profile: true, rules: { taskType: null, limit: 50 }, search });
  */
 export async function loadContext(tx: Queryable, input: LoadContextInput): Promise<LoadedContext> {
-  // Holding a version, the caller expects no search: the query vector is not sent. If the version
-  // is no longer current the statement returns no candidates (`searchSkipped`), and the caller searches.
+  const head = [input.tenantId, input.userId, input.profile, input.rules !== null, input.rules?.taskType ?? null, input.rules?.limit ?? null, input.search !== null];
+  // Holding a version, the caller expects no search: the head alone (no query vector to send). If
+  // the version is no longer current, `searchSkipped` tells the caller to search.
   const held = input.search !== null ? (input.cachedVersion ?? null) : null;
-  const searchArgs = input.search ? hybridCandidateArgs(input.search, { withoutEmbedding: held !== null }).slice(2) : new Array<unknown>(14).fill(null);
-  const { rows } = await tx.query<LoadContextRow>(LOAD_CONTEXT_SQL, [
-    input.tenantId,
-    input.userId,
-    input.profile,
-    input.rules !== null,
-    input.rules?.taskType ?? null,
-    input.rules?.limit ?? null,
-    input.search !== null,
-    ...searchArgs,
-    held,
-  ]);
+  const { rows } =
+    held !== null
+      ? await tx.query<LoadContextRow>(LOAD_HEAD_SQL, [...head, input.search!.query, held])
+      : await tx.query<LoadContextRow>(LOAD_CONTEXT_SQL, [...head, ...(input.search ? hybridCandidateArgs(input.search).slice(2) : new Array<unknown>(14).fill(null))]);
   // The context row is the one without a memory id; the rest are candidates.
-  let head: LoadContextRow | undefined;
+  let context: LoadContextRow | undefined;
   const candidates: CandidateRow[] = [];
   for (const row of rows) {
-    if (row.id === null) head = row;
+    if (row.id === null || row.id === undefined) context = row;
     else candidates.push(row);
   }
-  if (!head) throw new Error("memory_load_context returned no context row");
-  const rules = typeof head.rules === "string" ? (JSON.parse(head.rules) as RawRule[]) : (head.rules ?? []);
+  if (!context) throw new Error("memory_load_context returned no context row");
+  const rules = typeof context.rules === "string" ? (JSON.parse(context.rules) as RawRule[]) : (context.rules ?? []);
   return {
-    optedOut: head.opted_out === true,
-    profile: typeof head.profile === "string" ? (JSON.parse(head.profile) as ProfileDocument) : head.profile,
+    optedOut: context.opted_out === true,
+    profile: typeof context.profile === "string" ? (JSON.parse(context.profile) as ProfileDocument) : context.profile,
     rules: rules.map((r) => ({ id: r.id, text: r.text, priority: Number(r.priority), scope: r.scope, taskType: r.taskType })),
     candidates,
-    memoriesVersion: head.memories_version === null || head.memories_version === undefined ? null : String(head.memories_version),
-    queryLexemes: head.query_lexemes ?? null,
-    searchSkipped: held !== null && head.opted_out !== true && (head.query_lexemes ?? null) === null,
+    memoriesVersion: context.memories_version === null || context.memories_version === undefined ? null : String(context.memories_version),
+    queryLexemes: context.query_lexemes ?? null,
+    searchSkipped: held !== null && context.opted_out !== true && (context.query_lexemes ?? null) === null,
   };
 }

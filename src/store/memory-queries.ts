@@ -109,7 +109,7 @@ export function hybridCandidatesSql(p: CandidateSqlParams): { sql: string; param
  * The 16 arguments of `memory_search_candidates`, in order (also passed on by
  * `memory_load_context`, migration 0007).
  */
-export function hybridCandidateArgs(p: CandidateSqlParams, options: { withoutEmbedding?: boolean } = {}): unknown[] {
+export function hybridCandidateArgs(p: CandidateSqlParams): unknown[] {
   const user = p.scope.level === "user";
   return [
     p.scope.tenantId,
@@ -119,8 +119,7 @@ export function hybridCandidateArgs(p: CandidateSqlParams, options: { withoutEmb
     p.kinds,
     p.now,
     p.query,
-    // Left out when the caller expects not to search (a current cache): 512 floats of text to format and parse.
-    options.withoutEmbedding ? null : vectorLiteral(p.embedding),
+    vectorLiteral(p.embedding),
     p.recencyDecayDays,
     p.minVectorSimilarity,
     p.vectorOnlyLimit,

@@ -188,7 +188,10 @@ describe.each(testEngines())("candidate cache on %s", (engine) => {
       const state = { messages: [new HumanMessage(text)] };
       const [a, b] = [await cached(state, config), await plain(state, config)];
       await cachedStore.candidateCache!.settle();
-      return { cached: a.memories.map((m) => [m.id, m.score.toFixed(6)]), plain: b.memories.map((m) => [m.id, m.score.toFixed(6)]), texts: a.memories.map((m) => m.text) };
+      // The same memories in the same order, with scores equal but for float rounding (the cache
+      // sums in float64 what pgvector sums in float4).
+      b.memories.forEach((m, i) => expect(a.memories[i]?.score).toBeCloseTo(m.score, 5));
+      return { cached: a.memories.map((m) => m.id), plain: b.memories.map((m) => m.id), texts: a.memories.map((m) => m.text) };
     };
 
     const first = await turn("Any jazz clubs in Lisbon?");
@@ -235,8 +238,8 @@ describe.each(testEngines())("candidate cache on %s", (engine) => {
     // Queued marks are already in the cache; once written, a fresh read holds the same values.
     await store.flushUsage();
     const fresh = await db.transaction((tx) => readUserMemories(tx, dave.tenantId, dave.userId), { scope: dave });
-    const internal = (store.candidateCache as unknown as { entries: Map<string, { version: string; memories: { row: { id: string; access_count: number }; lastUsedMs: number | null }[] }> }).entries;
-    const held = new Map([...internal.values()][0].memories.map((m) => [m.row.id, m]));
+    const internal = (store.candidateCache as unknown as { entries: Map<string, { version: string; memories: { memories: { row: { id: string; access_count: number }; lastUsedMs: number | null }[] } }> }).entries;
+    const held = new Map([...internal.values()][0].memories.memories.map((m) => [m.row.id, m]));
     for (const m of fresh.memories) {
       const h = held.get(m.row.id)!;
       expect([m.row.id, h.lastUsedMs, Number(h.row.access_count)]).toEqual([m.row.id, m.lastUsedMs, Number(m.row.access_count)]);
