@@ -71,6 +71,7 @@ export class CandidateCache {
   private readonly lateMarks = new Map<string, { ids: readonly string[]; at: Date }[]>();
   private readonly beforeRead: (() => Promise<unknown>) | undefined;
   private held = 0;
+  private sweptAt = 0;
   private warned = false;
   private readonly now: () => number;
   private readonly warn: (message: string) => void;
@@ -95,6 +96,7 @@ export class CandidateCache {
 
   /** The version held for the user (null: nothing held, or too old, which is dropped). */
   lookup(scope: UserScope): string | null {
+    this.sweep();
     const key = keyOf(scope);
     const entry = this.entries.get(key);
     if (!entry) return null;
@@ -211,6 +213,17 @@ export class CandidateCache {
 
   get stats(): CandidateCacheStats {
     return { ...this.counts, users: this.entries.size, memories: this.held };
+  }
+
+  /**
+   * Drop every entry older than maxAgeMs, at most every maxAgeMs / 2: an idle user's memories (and
+   * an erased user's, in a process that did not erase them) do not stay in memory indefinitely.
+   */
+  private sweep(): void {
+    const now = this.now();
+    if (now - this.sweptAt < this.maxAgeMs / 2) return;
+    this.sweptAt = now;
+    for (const [key, entry] of this.entries) if (now - entry.loadedAt > this.maxAgeMs) this.drop(key);
   }
 
   private drop(key: string): void {

@@ -282,6 +282,14 @@ describe.each(testEngines())("candidate cache on %s", (engine) => {
     expect(cache.lookup(user)).toBeNull();
     expect(cache.stats.users).toBe(0);
 
+    // An idle user's entry is swept when any other user's turn looks up, once it is too old.
+    cache.refresh(user, String(await version(alice)));
+    await cache.settle();
+    expect(cache.stats.users).toBe(1);
+    now += 10_001;
+    expect(cache.lookup({ level: "user", tenantId: "acme", userId: "nobody" })).toBeNull();
+    expect(cache.stats).toMatchObject({ users: 0, memories: 0 });
+
     // Alice holds more than the cap: not cached at all (searches stay in SQL).
     const small = new CandidateCache(db, { maxMemories: 10 });
     small.refresh(user, String(await version(alice)));
