@@ -21,7 +21,8 @@ turns interleaved in rotating order. Also side by side: the agent between two em
 (LangGraph's own cost of two more steps) and a load node that reads memories only (no profile or
 rules). The agent is a deterministic responder that yields to the event loop once (as a model call
 would), and every graph has a MemorySaver checkpointer. The load node's candidate cache is on (the
-store's default); its hits and misses are reported.
+store's default; its hits and misses are reported); a fifth graph runs the default load node with
+the cache off (every turn searches in SQL, as the turn after a user's memories changed does).
 What the load node injected is marked used after the turn, in batches (inside the timed loop).
 Embeddings are precomputed (the offline hashing vectors, looked up) so the embedder is not timed.
 Extraction itself is not on the response path and not timed: the schedule node queues a job.
@@ -83,7 +84,7 @@ function userTurn(thread: number, turn: number): string {
   return `Turn ${turn}: I'm planning a trip to ${city} and want to fit in some ${hobby}. What should I pack, and any tips for the weekend?`;
 }
 
-const VARIANTS = ["plain", "noop", "memory", "retrieval"] as const;
+const VARIANTS = ["plain", "noop", "memory", "retrieval", "uncached"] as const;
 type Variant = (typeof VARIANTS)[number];
 
 interface Timings {
@@ -146,7 +147,7 @@ export const benchmark: Benchmark = {
         return { messages: [new AIMessage(`Pack layers and good shoes (${state.messages.length} messages so far).`)] };
       };
       const empty = (): Timings => ({ turns: [], cpu: [], load: [], schedule: [] });
-      const timings: Record<Variant, Timings> = { plain: empty(), noop: empty(), memory: empty(), retrieval: empty() };
+      const timings: Record<Variant, Timings> = { plain: empty(), noop: empty(), memory: empty(), retrieval: empty(), uncached: empty() };
       let recording = false;
       const timed = <S, U>(node: (s: S, c: RunnableConfig) => Promise<U>, into: number[]) => async (s: S, c: RunnableConfig) => {
         const t0 = now();
@@ -167,11 +168,11 @@ export const benchmark: Benchmark = {
         .addEdge("agent", "after")
         .addEdge("after", END)
         .compile({ checkpointer: new MemorySaver() });
-      const memoryGraph = (load: ReturnType<typeof createLoadMemoryNode>, into: Timings) =>
+      const memoryGraph = (load: ReturnType<typeof createLoadMemoryNode>, into: Timings, scheduleStore: MemoryStore = store) =>
         new StateGraph(State)
           .addNode("load_memory", timed(load, into.load))
           .addNode("agent", agent)
-          .addNode("schedule_extraction", timed(createScheduleExtractionNode({ store }), into.schedule))
+          .addNode("schedule_extraction", timed(createScheduleExtractionNode({ store: scheduleStore }), into.schedule))
           .addEdge(START, "load_memory")
           .addEdge("load_memory", "agent")
           .addEdge("agent", "schedule_extraction")
@@ -181,7 +182,11 @@ export const benchmark: Benchmark = {
       // it injected is marked used after the turn, batched) and one that reads memories only.
       const withMemory = memoryGraph(createLoadMemoryNode({ store }), timings.memory);
       const retrievalOnly = memoryGraph(createLoadMemoryNode({ store, profiles: false, rules: false }), timings.retrieval);
-      const graphs = { plain, noop, memory: withMemory, retrieval: retrievalOnly };
+      // The default load node on a store without the candidate cache: every turn searches in SQL, as
+      // the turn right after the user's memories changed does.
+      const uncachedStore = new MemoryStore(db, { embeddings, embedderId: embeddings.embedderId, candidateCache: false });
+      const uncached = memoryGraph(createLoadMemoryNode({ store: uncachedStore }), timings.uncached, uncachedStore);
+      const graphs = { plain, noop, memory: withMemory, retrieval: retrievalOnly, uncached };
 
       const config = (graph: string, thread: number): RunnableConfig => ({ configurable: { thread_id: `${graph}-${thread}`, tenant_id: user.tenantId, user_id: user.userId } });
       const progress = new ProgressBar("turns", turns + warmup);
@@ -222,6 +227,7 @@ export const benchmark: Benchmark = {
       // Usage marks are written in batches a moment after each turn (their cost falls inside the
       // timed loop, on whichever turn is running); write the last batch before reading the totals.
       await store.flushUsage();
+      await uncachedStore.flushUsage();
       const used = (await db.query<{ n: number }>("SELECT coalesce(sum(access_count), 0)::int AS n FROM memories")).rows[0].n;
       const cacheStats = store.candidateCache?.stats ?? null;
 
@@ -238,12 +244,15 @@ export const benchmark: Benchmark = {
             row("+ two empty nodes (LangGraph's own cost)", s.noop),
             row("+ load_memory + schedule_extraction", s.memory),
             row("+ load_memory (memories only) + schedule", s.retrieval),
+            row("+ load_memory (cache off) + schedule", s.uncached),
             addedRow("added: two empty nodes", "noop"),
             addedRow("ADDED: memory nodes (default load)", "memory"),
             addedRow("added: memory nodes (memories-only load)", "retrieval"),
+            addedRow("added: memory nodes, candidate cache off", "uncached"),
             ["added: memory nodes, per-turn pairs", round(percentile(paired, 50)), round(percentile(paired, 95)), ""],
             row("  load_memory node (default)", loadS),
             row("  load_memory node (memories only)", retrievalLoadS),
+            row("  load_memory node (cache off)", summarize(timings.uncached.load)),
             row("  schedule_extraction node", scheduleS),
             ["  both nodes (default load)", round(percentile(nodesSum, 50)), round(percentile(nodesSum, 95)), ""],
             row("CPU per turn, no memory", cpuS.plain),
@@ -276,6 +285,7 @@ export const benchmark: Benchmark = {
           cpu: { plain: detail(cpuS.plain), with_memory: detail(cpuS.memory), added_p50_ms: addedCpu.p50, added_p95_ms: addedCpu.p95, added_mean_ms: addedCpu.mean },
           load_average: os.loadavg().map((x) => round(x, 2)),
           two_empty_nodes: { ...detail(s.noop), added_p50_ms: addedOf("noop").p50, added_p95_ms: addedOf("noop").p95 },
+          no_candidate_cache: { ...detail(s.uncached), added_p50_ms: addedOf("uncached").p50, added_p95_ms: addedOf("uncached").p95, load_memory: detail(summarize(timings.uncached.load)) },
           memories_only_load: { ...detail(s.retrieval), added_p50_ms: addedOf("retrieval").p50, added_p95_ms: addedOf("retrieval").p95, load_memory: detail(retrievalLoadS) },
           nodes: { load_memory: detail(loadS), schedule_extraction: detail(scheduleS), both: { p50_ms: round(percentile(nodesSum, 50)), p95_ms: round(percentile(nodesSum, 95)) } },
           jobs: Object.fromEntries(jobs.map((j) => [j.state, j.n])),
