@@ -3,7 +3,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import type { ActiveRule, MemoryUsage, ProfileDocument, RetrievedMemory } from "../state/types.js";
 import type { MemoryState, MemoryUpdate } from "../state/annotation.js";
 import { BudgetsSchema, type Budgets } from "../config.js";
-import type { MemoryStore, PreparedSearch, RankOptions } from "../store/memory-store.js";
+import type { MemoryStore, PreparedSearch } from "../store/memory-store.js";
 import type { CandidateSqlParams } from "../store/memory-queries.js";
 import type { MemoryScope } from "../store/scope.js";
 import type { MemorySearchOptions, ScoredMemory } from "../store/types.js";
@@ -195,15 +195,15 @@ export function createLoadMemoryNode(options: LoadMemoryNodeOptions) {
       if (prepared && candidateSql && cache && held !== null && context.queryLexemes !== null) {
         // Current: rank the cached rows (or, if another fill replaced them meanwhile, search in SQL).
         const rows = cache.candidates(cacheScope, held, candidateSql, context.queryLexemes);
-        found = rows ? store.rankCandidates(rows, prepared, forPrompt(k)) : await store.searchPrepared(prepared);
+        found = rows ? store.rankCandidates(rows, prepared) : await store.searchPrepared(prepared);
       } else if (prepared && candidateSql && cache && context.searchSkipped) {
         // The held version is no longer current (the user's memories changed): one more statement
         // searches (without the vector, the first one could not), and the cache is refilled.
         const searched = await loadContext(store.db, { tenantId: scope.tenantId, userId: scope.userId, profile: false, rules: null, search: candidateSql });
-        found = searched.optedOut ? [] : store.rankCandidates(searched.candidates, prepared, forPrompt(k));
+        found = searched.optedOut ? [] : store.rankCandidates(searched.candidates, prepared);
         cache.refresh(cacheScope, searched.memoriesVersion);
       } else if (prepared) {
-        found = store.rankCandidates(context.candidates, prepared, forPrompt(k));
+        found = store.rankCandidates(context.candidates, prepared);
         cache?.refresh(cacheScope, context.memoriesVersion);
       } else {
         // A remote embedder: embed now that opt-out is known, then search in a second round trip.
@@ -265,11 +265,6 @@ async function prepareMemorySearch(
 ): Promise<PreparedSearch> {
   if (!Number.isInteger(k) || k < 1 || k > 1000) throw invalidInput("limit", "must be an integer from 1 to 1000");
   return store.prepareSearch(scope, query, { ...search, limit: Math.min(1000, k + SESSION_HEADROOM) });
-}
-
-/** What the prompt can use of a ranking: no past-session memories, the top k. */
-function forPrompt(k: number): RankOptions {
-  return { keep: (row) => !isSessionMemory({ kind: row.kind, metadata: typeof row.metadata === "string" ? (JSON.parse(row.metadata) as Record<string, unknown>) : row.metadata }), take: k };
 }
 
 /** Past-session memories out, top k, capped to the memories budget (exact token count). */

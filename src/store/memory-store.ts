@@ -65,14 +65,6 @@ export interface StoreClock {
 
 const SYSTEM_CLOCK: StoreClock = { now: () => new Date() };
 
-/** What {@link MemoryStore.rankCandidates} returns of its ranking. */
-export interface RankOptions {
-  /** Keep only these candidates (in rank order), e.g. no past-session memories. */
-  keep?: (row: CandidateRow) => boolean;
-  /** At most this many of those. */
-  take?: number;
-}
-
 /** A search checked and embedded ({@link MemoryStore.prepareSearch}). */
 export interface PreparedSearch {
   scope: ResolvedScope;
@@ -375,7 +367,7 @@ export class MemoryStore {
    * The second half of {@link search}: BM25 + vector fusion over the candidate rows, floor (for
    * archived memories the higher `retrieval.archivedRelevanceFloor`), top k.
    */
-  rankCandidates(rows: readonly CandidateRow[], prepared: PreparedSearch, options: RankOptions = {}): ScoredMemory[] {
+  rankCandidates(rows: readonly CandidateRow[], prepared: PreparedSearch): ScoredMemory[] {
     if (rows.length === 0) return [];
     const standingKinds = new Set<string>(prepared.standing?.kinds ?? []);
     const weights = {
@@ -402,11 +394,8 @@ export class MemoryStore {
     }));
     const ranked = rankHybrid(candidates, { count: Number(rows[0].scope_count), avgDocLen: Number(rows[0].scope_avgdl) }, weights);
     const byId = new Map(rows.map((r) => [r.id, r]));
-    // Only the memories the caller keeps become Memory objects (the load node ranks past k).
-    let kept = options.keep ? ranked.filter((r) => options.keep!(byId.get(r.id)!)) : ranked;
-    if (options.take !== undefined) kept = kept.slice(0, options.take);
     // Object.assign, not a spread literal: ~10× faster at this width in V8 (Node 20).
-    return kept.map((r) =>
+    return ranked.map((r) =>
       Object.assign(memoryFromRow(byId.get(r.id)!), { score: r.score, similarity: r.similarity, vectorSimilarity: r.vectorSimilarity, lexicalScore: r.lexicalScore, recency: r.recency }),
     );
   }
