@@ -37,8 +37,10 @@ export async function openTestDatabase(engine: TestEngine, options: OpenDatabase
   const close = db.close.bind(db);
   db.close = async () => {
     if (db.closed) return;
-    await dropSchema(url, schema);
+    // The pool first: work still in flight (a candidate cache fill the last test started) finishes
+    // on it, and anything later sees a closed database instead of a schema dropped under it.
     await close();
+    await dropSchema(url, schema);
   };
   return db;
 }
