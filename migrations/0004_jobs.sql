@@ -137,3 +137,78 @@ BEGIN
   RETURN NEXT;
 END
 $$;
+
+-- The response path's inbox (JobQueue.submit, used by the schedule_extraction node): one plain
+-- insert per turn. Folding it into memory_jobs (the idempotency check, the merge into the group's
+-- pending job, the debounce) happens off the response path, before every claim
+-- (memory_jobs_fold_inbox), exactly as memory_jobs_enqueue would have decided at enqueued_at.
+-- Measured on PGlite: merging on the response path cost 1.0 ms of WASM per turn, this insert
+-- 0.3 ms (docs/jobs.md). The checks are memory_jobs' own, so a row that got in always folds.
+CREATE TABLE memory_jobs_inbox (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  queue text NOT NULL CHECK (queue <> ''),
+  tenant_id text NOT NULL CHECK (tenant_id <> ''),
+  user_id text NOT NULL CHECK (user_id <> ''),
+  group_key text NOT NULL CHECK (group_key <> ''),
+  idempotency_key text NOT NULL CHECK (idempotency_key <> ''),
+  -- May hold user text, as memory_jobs.payload does.
+  payload jsonb NOT NULL CHECK (jsonb_typeof(payload) = 'object'),
+  merge text NOT NULL CHECK (merge IN ('append', 'replace', 'keep')),
+  max_attempts integer NOT NULL CHECK (max_attempts BETWEEN 1 AND 100),
+  debounce_ms float8 NOT NULL CHECK (debounce_ms >= 0),
+  max_wait_ms float8 NOT NULL CHECK (max_wait_ms >= debounce_ms),
+  -- The queue's clock at submit: the fold enqueues as of this time.
+  enqueued_at timestamptz NOT NULL
+);
+-- Erasure and opt-out delete a user's rows.
+CREATE INDEX memory_jobs_inbox_scope ON memory_jobs_inbox (tenant_id, user_id);
+
+-- Submit (src/jobs/job-queries.ts calls it): the insert, and a NOTIFY to p_channel (when given)
+-- with {queue, dueInMs} so listening workers fold and claim when the debounce ends.
+CREATE FUNCTION memory_jobs_submit(
+  p_queue text, p_tenant_id text, p_user_id text, p_group_key text, p_key text, p_payload jsonb,
+  p_max_attempts integer, p_debounce_ms float8, p_max_wait_ms float8, p_now timestamptz,
+  p_channel text, p_merge text
+) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_id bigint;
+BEGIN
+  INSERT INTO memory_jobs_inbox (queue, tenant_id, user_id, group_key, idempotency_key, payload, merge, max_attempts,
+    debounce_ms, max_wait_ms, enqueued_at)
+  VALUES (p_queue, p_tenant_id, p_user_id, p_group_key, p_key, p_payload, p_merge, p_max_attempts,
+    p_debounce_ms, p_max_wait_ms, COALESCE(p_now, now()))
+  RETURNING id INTO v_id;
+  IF p_channel IS NOT NULL THEN
+    PERFORM pg_notify(p_channel, json_build_object('queue', p_queue, 'dueInMs', round(p_debounce_ms))::text);
+  END IF;
+  RETURN v_id;
+END
+$$;
+
+-- Fold up to p_limit inbox rows into memory_jobs, oldest first, through memory_jobs_enqueue as of
+-- each row's enqueued_at, and delete them; returns how many. One folder at a time per schema (a
+-- transaction-level advisory lock; a second folder waits, then finds the rows gone), so a
+-- group's rows are folded in the order they were submitted: a thread's turns are sequential, so
+-- their ids are in that order. The rows are locked FOR UPDATE: an erasure deleting a user's inbox
+-- waits for the fold and then deletes the jobs it made.
+CREATE FUNCTION memory_jobs_fold_inbox(p_channel text, p_limit integer) RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+  r memory_jobs_inbox;
+  ids bigint[];
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('memory_jobs_fold_inbox:' || current_schema(), 0));
+  SELECT array_agg(i.id ORDER BY i.id) INTO ids
+  FROM (SELECT b.id FROM memory_jobs_inbox b ORDER BY b.id LIMIT p_limit FOR UPDATE) i;
+  IF ids IS NULL THEN
+    RETURN 0;
+  END IF;
+  FOR r IN SELECT * FROM memory_jobs_inbox b WHERE b.id = ANY (ids) ORDER BY b.id LOOP
+    PERFORM memory_jobs_enqueue(r.queue, r.tenant_id, r.user_id, r.group_key, r.idempotency_key, r.payload,
+      r.max_attempts, r.debounce_ms, r.max_wait_ms, r.enqueued_at, p_channel, r.merge);
+  END LOOP;
+  DELETE FROM memory_jobs_inbox b WHERE b.id = ANY (ids);
+  RETURN cardinality(ids);
+END
+$$;

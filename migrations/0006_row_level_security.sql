@@ -95,16 +95,25 @@ CREATE POLICY store_vectors_tenant ON store_vectors USING (memory_rls_is_tenant(
 ALTER TABLE memory_jobs ENABLE ROW LEVEL SECURITY;
 CREATE POLICY memory_jobs_user ON memory_jobs USING (memory_rls_is_user(tenant_id, user_id)) WITH CHECK (memory_rls_is_user(tenant_id, user_id));
 CREATE POLICY memory_jobs_worker ON memory_jobs USING ((SELECT memory_rls_is_worker())) WITH CHECK ((SELECT memory_rls_is_worker()));
+ALTER TABLE memory_jobs_inbox ENABLE ROW LEVEL SECURITY;
+CREATE POLICY memory_jobs_inbox_user ON memory_jobs_inbox USING (memory_rls_is_user(tenant_id, user_id)) WITH CHECK (memory_rls_is_user(tenant_id, user_id));
+CREATE POLICY memory_jobs_inbox_worker ON memory_jobs_inbox USING ((SELECT memory_rls_is_worker())) WITH CHECK ((SELECT memory_rls_is_worker()));
 
--- Enqueue runs on the response path in one statement without a transaction scope
--- (src/jobs/job-queue.ts). It only ever inserts or merges a job for the tenant and user it is
--- given, so it runs with its owner's rights (who is not subject to RLS), with a pinned search_path
--- as every SECURITY DEFINER function must have.
+-- Enqueue and submit run on the response path in one statement without a transaction scope
+-- (src/jobs/job-queue.ts). Each only ever inserts or merges a job (or an inbox row) for the tenant
+-- and user it is given, so they run with their owner's rights (who is not subject to RLS), with a
+-- pinned search_path as every SECURITY DEFINER function must have. The fold moves inbox rows into
+-- jobs through enqueue and returns only a count: any caller may run it (claims do, as workers).
 DO $$
+DECLARE
+  f text;
 BEGIN
-  EXECUTE format(
-    'ALTER FUNCTION memory_jobs_enqueue(text, text, text, text, text, jsonb, integer, float8, float8, timestamptz, text, text) '
-    'SECURITY DEFINER SET search_path = %I, public, pg_temp',
-    current_schema());
+  FOREACH f IN ARRAY ARRAY[
+    'memory_jobs_enqueue(text, text, text, text, text, jsonb, integer, float8, float8, timestamptz, text, text)',
+    'memory_jobs_submit(text, text, text, text, text, jsonb, integer, float8, float8, timestamptz, text, text)',
+    'memory_jobs_fold_inbox(text, integer)'
+  ] LOOP
+    EXECUTE format('ALTER FUNCTION %s SECURITY DEFINER SET search_path = %I, public, pg_temp', f, current_schema());
+  END LOOP;
 END
 $$;

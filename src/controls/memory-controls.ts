@@ -13,7 +13,7 @@ import type { ExportedRule } from "../procedural/rule-types.js";
 import { exportRule } from "../procedural/rule-queries.js";
 import { MemorySettingsStore, setOptedOutIn } from "./settings-store.js";
 import { consumeConfirmation, issueConfirmation } from "./confirmation-tokens.js";
-import { deleteThreadsAfterCommit, deleteUserDataIn, type DeletedCounts, type ThreadDeletion } from "./user-data.js";
+import { deleteThreadsAfterCommit, deleteUserDataIn, deleteUserJobsIn, type DeletedCounts, type ThreadDeletion } from "./user-data.js";
 import { USER_EXPORT_FORMAT, USER_EXPORT_VERSION, parseUserExport, type UserExport } from "./user-export.js";
 import { systemClock, type Clock } from "./clock.js";
 import { refuseSensitiveText, sensitiveCategoryIn, sensitiveCategoryOf, sensitiveContent } from "./sensitive-content.js";
@@ -421,8 +421,7 @@ export class MemoryControls {
     }
     const changed = await this.db.transaction(async (tx) => {
       const changed = await setOptedOutIn(tx, s, true);
-      const jobs = (await tx.query("DELETE FROM memory_jobs WHERE tenant_id = $1 AND user_id = $2", [s.tenantId, s.userId])).rowCount;
-      await recordDeletion(tx, s, "job", jobs, audit);
+      await recordDeletion(tx, s, "job", await deleteUserJobsIn(tx, s), audit);
       return changed;
     }, { scope: s });
     return { changed, purged: null };

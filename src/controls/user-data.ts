@@ -45,13 +45,24 @@ export interface UserDataDeps {
  * on. Returns the counts and, when threads go through a checkpointer, the thread ids to delete
  * after commit.
  */
+/**
+ * Delete a user's queued work: submitted inbox rows first (a fold in progress holds them locked,
+ * so this waits for it), then jobs, whose statement then also sees the jobs that fold made.
+ * Returns how many rows went (inbox rows and jobs).
+ */
+export async function deleteUserJobsIn(tx: Queryable, s: UserScope): Promise<number> {
+  const inbox = (await tx.query("DELETE FROM memory_jobs_inbox WHERE tenant_id = $1 AND user_id = $2", [s.tenantId, s.userId])).rowCount;
+  const jobs = (await tx.query("DELETE FROM memory_jobs WHERE tenant_id = $1 AND user_id = $2", [s.tenantId, s.userId])).rowCount;
+  return inbox + jobs;
+}
+
 export async function deleteUserDataIn(
   tx: Queryable,
   s: UserScope,
   deps: UserDataDeps,
   audit: DeletionContext & { via: string },
 ): Promise<{ counts: DeletedCounts; threadIds: string[] }> {
-  const jobs = (await tx.query("DELETE FROM memory_jobs WHERE tenant_id = $1 AND user_id = $2", [s.tenantId, s.userId])).rowCount;
+  const jobs = await deleteUserJobsIn(tx, s);
   await recordDeletion(tx, s, "job", jobs, audit);
   const memories = (await tx.query("DELETE FROM memories WHERE scope = 'user' AND tenant_id = $1 AND user_id = $2", [s.tenantId, s.userId])).rowCount;
   await recordDeletion(tx, s, "memory", memories, audit);

@@ -12,7 +12,7 @@ export {
 } from "./job-worker.js";
 export { runWorker, type RunWorkerOptions } from "./run-worker.js";
 export type { EnqueueInput } from "./validate-enqueue.js";
-export type { Job, ClaimedJob, JobScope, JobState, JobErrorSummary, EnqueueResult, EnqueueOutcome, JsonObject } from "./types.js";
+export type { Job, ClaimedJob, JobScope, JobState, JobErrorSummary, EnqueueResult, EnqueueOutcome, SubmitResult, JsonObject } from "./types.js";
 export { MERGE_STRATEGIES, type MergeStrategy } from "./merge-strategies.js";
 export { DEFAULT_BACKOFF, backoffDelayMs, type BackoffOptions } from "./backoff.js";
 export { ManualClock, type JobClock } from "./clock.js";

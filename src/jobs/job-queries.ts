@@ -23,6 +23,17 @@ SELECT job_id AS id, job_run_after AS run_after, inserted, due_in_ms
 FROM memory_jobs_enqueue($1::text, $2::text, $3::text, $4::text, $5::text, $6::jsonb, $7::int, $8::float8, $9::float8,
   $10::timestamptz, $11::text, $12::text)`;
 
+/**
+ * Submit in one round trip through `memory_jobs_submit`: one insert into `memory_jobs_inbox`, with
+ * ENQUEUE_SQL's parameters. The skip / insert / merge decision is taken later by FOLD_INBOX_SQL.
+ */
+export const SUBMIT_SQL = `
+SELECT memory_jobs_submit($1::text, $2::text, $3::text, $4::text, $5::text, $6::jsonb, $7::int, $8::float8, $9::float8,
+  $10::timestamptz, $11::text, $12::text) AS id`;
+
+/** Fold up to $2 inbox rows into jobs (oldest first); $1 the notify channel (null = none). Returns `folded`. */
+export const FOLD_INBOX_SQL = `SELECT memory_jobs_fold_inbox($1::text, $2::int) AS folded`;
+
 export interface EnqueueRow {
   id: number;
   run_after: Date | string;
@@ -136,14 +147,17 @@ RETURNING j.state, j.run_after`;
 
 /**
  * Milliseconds until something in these queues may become claimable (the earliest pending
- * run_after or running lease expiry), by the queue's clock; null when there is nothing. $1 queues,
+ * run_after, running lease expiry, or inbox row's end of debounce: folding may merge it into a
+ * later job, never an earlier one), by the queue's clock; null when there is nothing. $1 queues,
  * $2 now.
  */
 export const NEXT_DUE_SQL = `
-SELECT GREATEST(0, extract(epoch FROM LEAST(
+SELECT CASE WHEN d.at IS NULL THEN NULL ELSE GREATEST(0, extract(epoch FROM d.at - COALESCE($2::timestamptz, now())) * 1000)::float8 END AS due_in_ms
+FROM (SELECT LEAST(
     (SELECT min(j.run_after) FROM memory_jobs j WHERE j.queue = ANY ($1::text[]) AND j.state = 'pending'),
-    (SELECT min(j.locked_until) FROM memory_jobs j WHERE j.queue = ANY ($1::text[]) AND j.state = 'running')
-  ) - COALESCE($2::timestamptz, now())) * 1000)::float8 AS due_in_ms`;
+    (SELECT min(j.locked_until) FROM memory_jobs j WHERE j.queue = ANY ($1::text[]) AND j.state = 'running'),
+    (SELECT min(i.enqueued_at + ${ms("i.debounce_ms")}) FROM memory_jobs_inbox i WHERE i.queue = ANY ($1::text[]))
+  ) AS at) d`;
 
 /**
  * Delete up to $3 finished jobs (done or failed) that finished before $1; $2 restricts to one

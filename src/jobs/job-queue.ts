@@ -16,12 +16,14 @@ import {
   TAKE_PENDING_OF_GROUP_SQL,
   ENQUEUE_SQL,
   FAIL_SQL,
+  FOLD_INBOX_SQL,
+  SUBMIT_SQL,
   type EnqueueRow,
 } from "./job-queries.js";
 import { jobFromRow, type JobRow } from "./job-row.js";
 import { isMergeStrategy, type MergeStrategy } from "./merge-strategies.js";
-import type { ClaimedJob, EnqueueResult, Job, JobErrorSummary, JobScope, JsonObject } from "./types.js";
-import { requireDelay, requireScope, requireText, validateEnqueue, type EnqueueInput } from "./validate-enqueue.js";
+import type { ClaimedJob, EnqueueResult, Job, JobErrorSummary, JobScope, JsonObject, SubmitResult } from "./types.js";
+import { requireDelay, requireScope, requireText, validateEnqueue, type EnqueueInput, type ValidEnqueue } from "./validate-enqueue.js";
 import { localWakeups, notifyChannel } from "./wakeups.js";
 
 export interface JobQueueOptions {
@@ -65,11 +67,15 @@ export interface PurgeOptions {
 }
 
 const MAX_RECLAIM_ROUNDS = 16;
+/** Inbox rows per fold statement (each is one transaction holding the fold lock). */
+const FOLD_BATCH = 500;
 
 // Hot statements run as named prepared statements on server Postgres (planned once per
 // connection); PGlite ignores the names.
 const PREPARED = {
   enqueue: { name: "lgm_jobs_enqueue" },
+  submit: { name: "lgm_jobs_submit" },
+  fold: { name: "lgm_jobs_fold_inbox" },
   claim: { name: "lgm_jobs_claim" },
   complete: { name: "lgm_jobs_complete" },
   extendLease: { name: "lgm_jobs_extend_lease" },
@@ -113,20 +119,7 @@ export class JobQueue {
    */
   async enqueue<P extends JsonObject>(input: EnqueueInput<P>, options: { tx?: Queryable } = {}): Promise<EnqueueResult> {
     const v = validateEnqueue(input);
-    const params = [
-      v.queue,
-      v.tenantId,
-      v.userId,
-      v.groupKey,
-      v.idempotencyKey,
-      v.payloadJson,
-      v.maxAttempts,
-      v.debounceMs,
-      v.maxWaitMs,
-      clockParam(this.clock),
-      this.channel,
-      v.merge,
-    ];
+    const params = this.enqueueParams(v);
     const { rows } = await (options.tx ?? this.db).query<EnqueueRow>(ENQUEUE_SQL, params, PREPARED.enqueue);
     const row = rows[0];
     if (!row) return { outcome: "skipped", jobId: null, runAfter: null };
@@ -135,8 +128,49 @@ export class JobQueue {
   }
 
   /**
-   * Take the next job of `queue` for `workerId`: a job whose lease expired first, else the oldest
-   * due pending job whose group has no running job. Sets it running with a lease of `leaseMs` and
+   * Queue work with one insert, for the response path: the work lands in the inbox
+   * (`memory_jobs_inbox`) and becomes a job when it is folded — before every claim, or by
+   * {@link foldInbox} — with the same outcome {@link enqueue} would have had at this moment:
+   * skipped when the idempotency key is already queued, running or done, else inserted or merged
+   * into the group's pending job, due debounceMs after this call. Durable once it returns (or once
+   * `tx` commits). Cheaper than `enqueue` on the caller's path: no lookup, no merge, no index of
+   * the job table touched (on PGlite 0.3 ms against 1.0 ms, docs/jobs.md).
+   *
+   * @example
+   * await jobs.submit({ queue: "extract", scope, groupKey: threadId, idempotencyKey: `${threadId}:${lastId}`,
+   *   payload: { messages }, debounceMs: 5_000 }); // → { submissionId }
+   */
+  async submit<P extends JsonObject>(input: EnqueueInput<P>, options: { tx?: Queryable } = {}): Promise<SubmitResult> {
+    const v = validateEnqueue(input);
+    const params = this.enqueueParams(v);
+    const { rows } = await (options.tx ?? this.db).query<{ id: number | string }>(SUBMIT_SQL, params, PREPARED.submit);
+    localWakeups(this.db).emit("wake", { queue: v.queue, dueInMs: v.debounceMs });
+    return { submissionId: Number(rows[0].id) };
+  }
+
+  /** The parameters ENQUEUE_SQL and SUBMIT_SQL share. */
+  private enqueueParams(v: ValidEnqueue): unknown[] {
+    return [v.queue, v.tenantId, v.userId, v.groupKey, v.idempotencyKey, v.payloadJson, v.maxAttempts, v.debounceMs, v.maxWaitMs, clockParam(this.clock), this.channel, v.merge];
+  }
+
+  /**
+   * Turn every submitted row into jobs now (oldest first, as {@link enqueue} at each row's submit
+   * time); returns how many rows were folded. Claims call it; call it before reading jobs that
+   * may still be in the inbox.
+   */
+  async foldInbox(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const { rows } = await this.db.query<{ folded: number }>(FOLD_INBOX_SQL, [this.channel, FOLD_BATCH], PREPARED.fold);
+      const n = Number(rows[0]?.folded ?? 0);
+      total += n;
+      if (n < FOLD_BATCH) return total;
+    }
+  }
+
+  /**
+   * Take the next job of `queue` for `workerId`, after folding the inbox: a job whose lease expired
+   * first, else the oldest due pending job whose group has no running job. Sets it running with a lease of `leaseMs` and
    * counts the attempt. Null when nothing is claimable.
    */
   async claim<P extends JsonObject = JsonObject>(queue: string, workerId: string, options: ClaimOptions): Promise<ClaimedJob<P> | null> {
@@ -144,6 +178,7 @@ export class JobQueue {
     requireText(workerId, "workerId", 200);
     const leaseMs = requireDelay(options?.leaseMs, "leaseMs");
     if (leaseMs < 1) throw invalidInput("leaseMs", "must be at least 1 ms");
+    await this.foldInbox();
     for (let round = 0; round < MAX_RECLAIM_ROUNDS; round++) {
       const params = [queue, workerId, leaseMs, clockParam(this.clock), options.ignoreRunAfter ? "infinity" : null];
       const { rows } = await this.db.query<JobRow>(CLAIM_SQL, params, PREPARED.claim);
@@ -275,9 +310,10 @@ export class JobQueue {
     return rows[0] ? jobFromRow<P>(rows[0]) : null;
   }
 
-  /** A user's jobs, newest first. */
+  /** A user's jobs, newest first (the inbox folded first, so submitted work is listed). */
   async list(scope: JobScope, options: { queue?: string; groupKey?: string; limit?: number } = {}): Promise<Job[]> {
     const s = requireScope(scope);
+    await this.foldInbox();
     const { rows } = await this.db.query<JobRow>(LIST_JOBS_SQL, [s.tenantId, s.userId, options.queue ?? null, options.groupKey ?? null, options.limit ?? 100]);
     return rows.map((r) => jobFromRow(r));
   }

@@ -53,6 +53,11 @@ export interface ClaimedJob<P extends JsonObject = JsonObject> extends Job<P> {
 
 export type EnqueueOutcome = "inserted" | "merged" | "skipped";
 
+/** What {@link JobQueue.submit} returns: the inbox row that holds the work until it is folded into a job. */
+export interface SubmitResult {
+  submissionId: number;
+}
+
 export interface EnqueueResult {
   /** inserted: a new pending job; merged: folded into the group's pending job; skipped: a job with this idempotency key is already queued, running or done. */
   outcome: EnqueueOutcome;

@@ -60,7 +60,7 @@ describe.each(testEngines())("MemoryControls on %s", (engine) => {
   afterEach(async () => {
     await db.exec(
       "DELETE FROM memories; DELETE FROM profiles; DELETE FROM profile_history; DELETE FROM procedural_rules; DELETE FROM memory_settings; " +
-        "DELETE FROM memory_confirmations; DELETE FROM memory_deletion_audit; DELETE FROM memory_jobs;",
+        "DELETE FROM memory_confirmations; DELETE FROM memory_deletion_audit; DELETE FROM memory_jobs_inbox; DELETE FROM memory_jobs;",
     );
     clock = new ManualClock(new Date());
     controls = new MemoryControls(db, { store, clock });

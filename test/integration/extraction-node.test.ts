@@ -45,6 +45,7 @@ describe.each(testEngines())("extraction nodes in a graph on %s", (engine) => {
   });
   afterEach(async () => {
     // drain() serves every user's jobs: leave none behind for the next test.
+    await db.query("DELETE FROM memory_jobs_inbox");
     await db.query("DELETE FROM memory_jobs");
   });
 

@@ -44,6 +44,7 @@ describe.each(testEngines())("withMemory on %s", (engine) => {
     user = { tenantId: "acme", userId: `graph-user-${++seq}` };
   });
   afterEach(async () => {
+    await db.query("DELETE FROM memory_jobs_inbox");
     await db.query("DELETE FROM memory_jobs");
   });
 

@@ -85,7 +85,7 @@ describe.each(testEngines())("HTTP API on %s", (engine) => {
   afterEach(async () => {
     await db.exec(
       "DELETE FROM memories; DELETE FROM profiles; DELETE FROM profile_history; DELETE FROM procedural_rules; DELETE FROM memory_settings; " +
-        "DELETE FROM memory_confirmations; DELETE FROM memory_deletion_audit; DELETE FROM memory_jobs; DELETE FROM retention_runs; DELETE FROM threads;",
+        "DELETE FROM memory_confirmations; DELETE FROM memory_deletion_audit; DELETE FROM memory_jobs_inbox; DELETE FROM memory_jobs; DELETE FROM retention_runs; DELETE FROM threads;",
     );
   });
 

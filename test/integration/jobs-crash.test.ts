@@ -69,6 +69,7 @@ serverOnly("job workers that die (server Postgres, child processes)", () => {
     await db.close();
   });
   afterEach(async () => {
+    await db.query("DELETE FROM memory_jobs_inbox");
     await db.query("DELETE FROM memory_jobs");
     await db.query("DELETE FROM job_effects");
   });

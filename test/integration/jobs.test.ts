@@ -49,6 +49,7 @@ describe.each(testEngines())("job queue on %s", (engine) => {
     await db.close();
   });
   afterEach(async () => {
+    await db.query("DELETE FROM memory_jobs_inbox");
     await db.query("DELETE FROM memory_jobs");
     await db.query("DELETE FROM job_effects");
   });

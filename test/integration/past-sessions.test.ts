@@ -367,6 +367,7 @@ describe.each(testEngines())("past sessions on %s", (engine) => {
     await expect(hook(summary, { threadId: "t", tenantId: "acme", userId: null, previous: null, coveredMessageIds: ["m1"] })).rejects.toMatchObject({ code: "SCOPE_REQUIRED" });
     await expect(hook(summary, { threadId: null, tenantId: "acme", userId: "alice", previous: null, coveredMessageIds: ["m1"] })).rejects.toMatchObject({ code: "INVALID_INPUT" });
 
+    await db.query("DELETE FROM memory_jobs_inbox");
     await db.query("DELETE FROM memory_jobs");
     const queue = new JobQueue(db);
     const deferred = createSessionIndexer({ store, queue, debounceMs: 60_000 });

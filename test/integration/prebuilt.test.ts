@@ -36,6 +36,7 @@ describe.each(testEngines())("prebuilt agents with memory on %s", (engine) => {
     user = { tenantId: "acme", userId: `prebuilt-user-${++seq}` };
   });
   afterEach(async () => {
+    await db.query("DELETE FROM memory_jobs_inbox");
     await db.query("DELETE FROM memory_jobs");
   });
 

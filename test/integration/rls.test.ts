@@ -36,6 +36,7 @@ const POLICY_TABLES = [
   "store_items",
   "store_vectors",
   "memory_jobs",
+  "memory_jobs_inbox",
 ];
 
 const acmeAlice = { tenantId: "acme", userId: "alice" };
@@ -58,6 +59,7 @@ async function seedTwoTenants(db: Database) {
     const doomed = await store.add(scope, { kind: "episode", text: `Doomed ${tag}.` });
     await controls.deleteMemory(scope, doomed.id);
     await new JobQueue(db, { notify: false }).enqueue({ queue: "extract", scope, groupKey: "t", idempotencyKey: `t:${tag}`, payload: { text: `job text of ${tag}` } });
+    await new JobQueue(db, { notify: false }).submit({ queue: "extract", scope, groupKey: "s", idempotencyKey: `s:${tag}`, payload: { text: `submitted text of ${tag}` } });
   }
   await store.add({ level: "tenant", tenantId: "acme" }, { kind: "knowledge", text: "Acme office opens at nine." });
   await store.add({ level: "tenant", tenantId: "globex" }, { kind: "knowledge", text: "Globex office opens at ten." });
@@ -157,7 +159,8 @@ describeServer("row-level security on server Postgres (non-superuser app and wor
     expect((await controls.rules.activeFor(acmeAlice)).map((r) => r.text).sort()).toEqual(["Acme tenant rule.", "Global rule.", "Rule of acme-alice."]);
     expect((await new LangGraphStore(app, { tenantId: "globex" }).search(["docs"])).map((i) => i.value.text)).toEqual(["globex document"]);
     const counts = await controls.deleteAll(acmeAlice, (await controls.requestDeleteAll(acmeAlice)).token);
-    expect(counts).toMatchObject({ memories: 2, profile: 1, rules: 1, jobs: 1 });
+    // jobs: the queued job and the submitted (not yet folded) inbox row.
+    expect(counts).toMatchObject({ memories: 2, profile: 1, rules: 1, jobs: 2 });
     expect((await controls.import(acmeAlice, exported)).memories.imported).toBe(2);
     expect(await visible(admin, "memories", undefined, "tenant_id = 'globex'")).toBe(2 * 2 + 1);
   });

@@ -76,6 +76,7 @@ serverOnly("extraction workers that die (server Postgres, child processes)", () 
     await db.close();
   });
   afterEach(async () => {
+    await db.query("DELETE FROM memory_jobs_inbox");
     await db.query("DELETE FROM memory_jobs");
     await db.query("DELETE FROM memories");
   });

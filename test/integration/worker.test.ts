@@ -51,6 +51,7 @@ describe.each(testEngines())("extraction workers on %s", (engine) => {
     await db.close();
   });
   afterEach(async () => {
+    await db.query("DELETE FROM memory_jobs_inbox");
     await db.query("DELETE FROM memory_jobs");
   });
 

@@ -16,7 +16,7 @@ import { createMemoryExtractionNode, createScheduleExtractionNode, extractionJob
 import { isSpecialCategory, type SensitiveCategory } from "../../src/extraction/sensitive/categories.js";
 import { detectSensitive } from "../../src/extraction/sensitive/detect-sensitive.js";
 import { importJsonlFile } from "../../src/extraction/write/index.js";
-import { JobWorker } from "../../src/jobs/index.js";
+import { JobQueue, JobWorker } from "../../src/jobs/index.js";
 import { MemoryStore } from "../../src/store/memory-store.js";
 import { createMemoryTools } from "../../src/tools/index.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";
@@ -87,10 +87,12 @@ describe.each(testEngines())("the sensitive corpus through every write path on %
       ...(answers ? [new AIMessage({ id: `ai-${n}`, content: "Okay." })] : []),
     ]);
 
-  /** Everything text-like the database holds for memories and jobs. */
+  /** Everything text-like the database holds for memories and jobs (queued, and submitted but not yet folded). */
   async function databaseText(): Promise<string> {
     const memories = await db.query<{ t: string }>("SELECT coalesce(text, '') || ' ' || coalesce(context, '') || ' ' || metadata::text AS t FROM memories");
-    const jobs = await db.query<{ t: string }>("SELECT payload::text || ' ' || coalesce(last_error_message, '') AS t FROM memory_jobs");
+    const jobs = await db.query<{ t: string }>(
+      "SELECT payload::text || ' ' || coalesce(last_error_message, '') AS t FROM memory_jobs UNION ALL SELECT payload::text FROM memory_jobs_inbox",
+    );
     return [...memories.rows, ...jobs.rows].map((r) => r.t).join("\n");
   }
   const expectNothingForbidden = (text: string) => {
@@ -131,6 +133,11 @@ describe.each(testEngines())("the sensitive corpus through every write path on %
     // One job per turn (the node takes the current turn), as a real conversation would queue them.
     for (let end = 2; end <= messages.length; end += end % 5 === 2 ? 3 : 2) await node({ messages: messages.slice(0, end) }, config("job-rules"));
     for (let end = 2; end <= messages.length; end += end % 5 === 2 ? 3 : 2) await node({ messages: messages.slice(0, end) }, config("job-llm"));
+    // As submitted (the inbox) and as folded into jobs.
+    const submitted = (await db.query<{ t: string }>("SELECT payload::text AS t FROM memory_jobs_inbox")).rows.map((r) => r.t).join("\n");
+    expect(submitted).toContain("[redacted:");
+    for (const value of secretValues) expect(submitted).not.toContain(value);
+    await new JobQueue(db).foldInbox();
     const payloads = (await db.query<{ t: string }>("SELECT payload::text AS t FROM memory_jobs")).rows.map((r) => r.t).join("\n");
     expect(payloads).toContain("[redacted:");
     for (const value of secretValues) expect(payloads).not.toContain(value);
@@ -173,7 +180,9 @@ describe.each(testEngines())("the sensitive corpus through every write path on %
     // Scheduled: the payload is redacted, the worker's model sees only the payload.
     const node = createScheduleExtractionNode({ store, debounceMs: 0 });
     await node({ messages }, config("overlap-job"));
-    const payloads = (await db.query<{ t: string }>("SELECT payload::text AS t FROM memory_jobs WHERE group_key = 'overlap-job-thread'")).rows.map((r) => r.t).join("\n");
+    const submitted = (await db.query<{ t: string }>("SELECT payload::text AS t FROM memory_jobs_inbox WHERE group_key = 'overlap-job-thread'")).rows.map((r) => r.t).join("\n");
+    await new JobQueue(db).foldInbox();
+    const payloads = [submitted, ...(await db.query<{ t: string }>("SELECT payload::text AS t FROM memory_jobs WHERE group_key = 'overlap-job-thread'")).rows.map((r) => r.t)].join("\n");
     expect(payloads).toContain("[redacted:");
     expect(overlapSecrets.filter((value) => payloads.includes(value))).toEqual([]);
     const jobModel = copycatModel();

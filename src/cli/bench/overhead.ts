@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { openDatabase } from "../../db/open.js";
 import { LocalHashingEmbeddings } from "../../embeddings/hashing-embeddings.js";
 import { ExtractionStateSpec, createScheduleExtractionNode } from "../../extraction/node/index.js";
+import { JobQueue } from "../../jobs/job-queue.js";
 import { createLoadMemoryNode } from "../../retrieval/load-memory-node.js";
 import { MemoryAnnotation } from "../../state/annotation.js";
 import { MemoryStore } from "../../store/memory-store.js";
@@ -223,6 +224,8 @@ export const benchmark: Benchmark = {
       const scheduleS = summarize(timings.memory.schedule);
       const retrievalLoadS = summarize(timings.retrieval.load);
       const nodesSum = timings.memory.load.map((v, i) => v + timings.memory.schedule[i]);
+      // The schedule node submits to the queue's inbox; a worker's claim folds it into jobs.
+      await new JobQueue(db).foldInbox();
       const jobs = (await db.query<{ state: string; n: number }>("SELECT state, count(*)::int AS n FROM memory_jobs GROUP BY state")).rows;
       // Usage marks are written in batches a moment after each turn (their cost falls inside the
       // timed loop, on whichever turn is running); write the last batch before reading the totals.

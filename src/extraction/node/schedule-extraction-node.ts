@@ -36,8 +36,8 @@ export interface ScheduleExtractionNodeOptions extends Partial<MemoryExtractionN
 
 /**
  * The `schedule_extraction` node: after the agent answered, queue a durable extraction job for the
- * turn's new messages in one round trip (an insert, or a merge into the thread's pending job), and
- * return. A worker (`langgraph-memory worker`, `runWorker`, `drain()`) extracts later, so the
+ * turn's new messages in one round trip (`JobQueue.submit`: one insert; the merge into the
+ * thread's pending job happens when a worker folds it), and return. A worker (`langgraph-memory worker`, `runWorker`, `drain()`) extracts later, so the
  * response never waits for a model. The job is keyed by thread + last message id (a re-sent turn
  * is not queued twice) and debounced (a burst of turns makes one job). The payload carries the new
  * messages — tool results and AI messages only as untrusted context — with secrets redacted, each
@@ -95,7 +95,7 @@ export function createScheduleExtractionNode(options: ScheduleExtractionNodeOpti
           ...messages.slice(start).map((m) => serializeMessage(m, { runId, redact })),
         ],
       };
-      await queue.enqueue({
+      await queue.submit({
         queue: queueName,
         scope,
         groupKey: threadId,
