@@ -1,6 +1,7 @@
 import type { RetrievedMemory } from "../state/types.js";
-import { formatMemoryContext, formatMemoryLine } from "../context/format-memories.js";
-import { countTextTokens, type TokenEncoding } from "../tokens/count-text.js";
+import { formatMemoryLine } from "../context/format-memories.js";
+import { memoryBlockTokens, memoryHeaderTokens, memoryLineTokens } from "../context/memory-block-tokens.js";
+import type { TokenEncoding } from "../tokens/count-text.js";
 import { countTextTokensCached } from "../tokens/text-token-cache.js";
 import type { MemoryStore } from "../store/memory-store.js";
 import type { MemoryScope } from "../store/scope.js";
@@ -45,21 +46,21 @@ export function toRetrievedMemory(m: ScoredMemory, encoding: TokenEncoding = "o2
  * `formatMemoryContext` renders.
  */
 export function capMemoriesByTokens(memories: readonly RetrievedMemory[], maxTokens: number, encoding: TokenEncoding = "o200k_base"): RetrieveResult {
-  // The usual case in one count: when the whole block fits, so does every prefix (each line adds
-  // ten-odd tokens; a merge across the joining newline saves at most one), and all are kept.
-  // Cached by text: the same user's questions keep retrieving the same few memories.
-  const all = countTextTokensCached(formatMemoryContext(memories), encoding);
-  if (all <= maxTokens) return { memories: [...memories], tokens: all };
+  // Counted line by line (memoryBlockTokens: exact, each line cached by text). A memory that does
+  // not fit is skipped; the kept block's count is the header, every kept line with its newline,
+  // and the last one without.
+  const lines = memories.map((m) => memoryLineTokens(m, encoding));
   const kept: RetrievedMemory[] = [];
-  let tokens = 0;
-  for (const m of memories) {
-    const candidate = countTextTokens(formatMemoryContext([...kept, m]), encoding);
-    if (candidate <= maxTokens) {
-      kept.push(m);
-      tokens = candidate;
-    }
+  let inner = 0; // the kept lines, each with its newline
+  let lastNewline = 0; // what the newline of the kept block's last line adds
+  for (let i = 0; i < memories.length; i++) {
+    const base = kept.length === 0 ? memoryHeaderTokens(encoding) : 0;
+    if (base + inner + lines[i].last > maxTokens) continue;
+    kept.push(memories[i]);
+    inner += base + lines[i].inner;
+    lastNewline = lines[i].inner - lines[i].last;
   }
-  return { memories: kept, tokens };
+  return { memories: kept, tokens: kept.length === 0 ? 0 : inner - lastNewline };
 }
 
 /**
@@ -75,7 +76,7 @@ export async function retrieveMemories(store: MemoryStore, scope: MemoryScope, q
   const found = (await store.search(scope, query, search)).map((m) => toRetrievedMemory(m, encoding));
   const result =
     maxTokens === undefined
-      ? { memories: found, tokens: countTextTokens(formatMemoryContext(found), encoding) }
+      ? { memories: found, tokens: memoryBlockTokens(found, encoding) }
       : capMemoriesByTokens(found, maxTokens, encoding);
   if (markUsed && result.memories.length > 0) {
     await store.markUsed(scope, result.memories.map((m) => m.id), { include: search.include, now: search.now });
