@@ -35,6 +35,12 @@ export interface JobQueueOptions {
   random?: () => number;
   /** NOTIFY listening workers (server Postgres) when a job is inserted. Default true. */
   notify?: boolean;
+  /**
+   * PGlite only (it runs no autovacuum): after this many inbox rows folded by this queue, VACUUM
+   * the inbox and the job table, or every turn's insert and delete would grow them for good.
+   * Default 5,000; 0 never.
+   */
+  vacuumEveryRows?: number;
 }
 
 export interface ClaimOptions {
@@ -100,6 +106,8 @@ export class JobQueue {
   readonly backoff: BackoffOptions;
   private readonly random: () => number;
   private readonly channel: string | null;
+  private readonly vacuumEveryRows: number;
+  private foldedSinceVacuum = 0;
 
   constructor(
     readonly db: Database,
@@ -109,6 +117,8 @@ export class JobQueue {
     this.backoff = options.backoff ? resolveBackoff(options.backoff) : DEFAULT_BACKOFF;
     this.random = options.random ?? Math.random;
     this.channel = (options.notify ?? true) ? notifyChannel(db) : null;
+    this.vacuumEveryRows = options.vacuumEveryRows ?? 5_000;
+    if (!Number.isInteger(this.vacuumEveryRows) || this.vacuumEveryRows < 0) throw invalidInput("vacuumEveryRows", "must be a non-negative integer");
   }
 
   /**
@@ -164,8 +174,16 @@ export class JobQueue {
       const { rows } = await this.db.query<{ folded: number }>(FOLD_INBOX_SQL, [this.channel, FOLD_BATCH], PREPARED.fold);
       const n = Number(rows[0]?.folded ?? 0);
       total += n;
-      if (n < FOLD_BATCH) return total;
+      if (n < FOLD_BATCH) break;
     }
+    if (this.db.engine === "pglite" && this.vacuumEveryRows > 0) {
+      this.foldedSinceVacuum += total;
+      if (this.foldedSinceVacuum >= this.vacuumEveryRows) {
+        this.foldedSinceVacuum = 0;
+        await this.db.exec("VACUUM memory_jobs_inbox, memory_jobs");
+      }
+    }
+    return total;
   }
 
   /**

@@ -138,6 +138,30 @@ describe.each(testEngines())("the job inbox (submit, then fold) on %s", (engine)
   });
 });
 
+describe("the job inbox on PGlite, which runs no autovacuum", () => {
+  it("is vacuumed by the folds every vacuumEveryRows rows, so a turn's insert and delete do not grow it for good", async () => {
+    const db = await openTestDatabase("pglite");
+    try {
+      const size = async () => (await db.query<{ n: number }>("SELECT pg_relation_size('memory_jobs_inbox')::int AS n")).rows[0].n;
+      const churn = async (queue: JobQueue, from: number) => {
+        for (let k = from; k < from + 1_200; k++) {
+          await queue.submit({ queue: QUEUE, scope: alice, groupKey: `g${k % 30}`, idempotencyKey: `k${k}`, payload: { messages: [{ id: `m${k}`, text: "a turn of ordinary length for a chat message" }] } });
+          if (k % 20 === 19) await queue.foldInbox();
+        }
+      };
+      await churn(new JobQueue(db, { notify: false, vacuumEveryRows: 0 }), 0);
+      const unvacuumed = await size();
+      await db.exec("VACUUM memory_jobs_inbox");
+      expect(await size()).toBeLessThan(unvacuumed / 4);
+      await churn(new JobQueue(db, { notify: false, vacuumEveryRows: 400 }), 10_000);
+      expect(await size()).toBeLessThan(unvacuumed / 4);
+      expect(() => new JobQueue(db, { vacuumEveryRows: -1 })).toThrow(/vacuumEveryRows/);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
 const serverUrl = process.env.DATABASE_URL;
 (serverUrl ? describe : describe.skip)("the job inbox under concurrent folds (server Postgres)", () => {
   it("two folders at once fold every row exactly once, each group's turns in submission order", async () => {
