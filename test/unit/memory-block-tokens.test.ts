@@ -1,21 +1,10 @@
 import { describe, expect, it } from "@jest/globals";
+import { seededRandom } from "../../src/cli/bench/seeded-random.js";
 import { formatMemoryContext } from "../../src/context/format-memories.js";
 import { memoryBlockTokens } from "../../src/context/memory-block-tokens.js";
 import { capMemoriesByTokens } from "../../src/retrieval/retrieve-memories.js";
 import type { RetrievedMemory } from "../../src/state/types.js";
 import { countTextTokens, type TokenEncoding } from "../../src/tokens/count-text.js";
-
-/** A small seeded PRNG (mulberry32): the same texts on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Pieces chosen to stress token boundaries at the ends of lines: punctuation runs, quotes and
 // backslashes (escaped by JSON), whitespace and raw newlines (escaped), slashes (cl100k/o200k
@@ -68,7 +57,7 @@ function capByWholeBlocks(memories: readonly RetrievedMemory[], maxTokens: numbe
 
 describe.each(["o200k_base", "cl100k_base"] as const)("memory block tokens (%s)", (encoding) => {
   it("equal the count of the whole rendered block, over 1,500 random blocks", () => {
-    const rand = prng(encoding === "o200k_base" ? 7 : 11);
+    const rand = seededRandom(encoding === "o200k_base" ? 7 : 11);
     const mismatches: Array<{ texts: string[]; lines: number; whole: number }> = [];
     let lineBoundaryMerges = 0;
     for (let b = 0; b < 1_500; b++) {
@@ -87,7 +76,7 @@ describe.each(["o200k_base", "cl100k_base"] as const)("memory block tokens (%s)"
   });
 
   it("capMemoriesByTokens keeps and counts what counting whole blocks did, for every budget", () => {
-    const rand = prng(encoding === "o200k_base" ? 3 : 5);
+    const rand = seededRandom(encoding === "o200k_base" ? 3 : 5);
     for (let b = 0; b < 150; b++) {
       const memories = Array.from({ length: 1 + Math.floor(rand() * 12) }, (_, i) => randomMemory(rand, i));
       const full = countTextTokens(formatMemoryContext(memories), encoding);

@@ -13,6 +13,7 @@ import { quoteIdent } from "../../db/identifier.js";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { Benchmark } from "../commands/bench.js";
 import { ratio, round, summarize, table, timeMs, writeJson, type LatencySummary } from "./stats.js";
+import { seededRandom } from "./seeded-random.js";
 
 const USAGE = `usage: langgraph-memory bench checkpointer [--turns N] [--long-turns N] [--json FILE] [--database-url URL]
 
@@ -56,18 +57,6 @@ const WORDS = (
   "london paris berlin tokyo toronto sydney madrid oslo lisbon denver nairobi kyoto quito tallinn hobart"
 ).split(" ");
 
-/** A small deterministic PRNG (mulberry32): the same text every run, no two messages alike. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function sentence(rand: () => number, words: number): string {
   const out: string[] = [];
   for (let i = 0; i < words; i += 1) out.push(rand() < 0.08 ? String(Math.floor(rand() * 100000)) : WORDS[Math.floor(rand() * WORDS.length)]);
@@ -82,7 +71,7 @@ function sentence(rand: () => number, words: number): string {
  * invokes take about the 20.8 MB measured for it before.
  */
 function message(i: number): BaseMessage {
-  const rand = prng(i + 1);
+  const rand = seededRandom(i + 1);
   return i % 2 === 0
     ? new HumanMessage({ id: `h${i}`, content: `${sentence(rand, 14)} ${sentence(rand, 10)}?` })
     : new AIMessage({ id: `a${i}`, content: [24, 20, 22, 18, 26].map((n) => sentence(rand, n)).join(" ") });

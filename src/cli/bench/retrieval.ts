@@ -11,6 +11,7 @@ import type { NewMemory } from "../../store/types.js";
 import { ratio, round, summarize, table, timeMs, writeJson, type LatencySummary } from "./stats.js";
 import { ProgressBar } from "../progress.js";
 import { ErrorCodes, MemoryError } from "../../errors.js";
+import { seededRandom } from "./seeded-random.js";
 
 const HELP = `usage: langgraph-memory bench retrieval [--size N] [--users N] [--queries N] [--engines pglite,postgres]
        [--json FILE] [--database-url URL]
@@ -105,7 +106,7 @@ class Generated {
     queryCount: number,
     readonly embedder: LocalHashingEmbeddings,
   ) {
-    const rand = mulberry32(42);
+    const rand = seededRandom(42);
     const syllables = ["ka", "lo", "mi", "ren", "to", "sa", "vel", "dor", "ni", "pra", "gu", "ste", "ban", "fi", "mor", "tal", "que", "zo"];
     this.vocab = Array.from({ length: 3000 }, (_, i) => {
       let w = "";
@@ -128,7 +129,7 @@ class Generated {
   }
 
   text(i: number): string {
-    const rand = mulberry32(i * 2654435761);
+    const rand = seededRandom(i * 2654435761);
     return `Prefers ${Array.from({ length: 6 + Math.floor(rand() * 8) }, () => this.word(rand)).join(" ")}.`;
   }
 
@@ -239,13 +240,3 @@ function intOption(v: string | undefined, fallback: number, name: string): numbe
   return n;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

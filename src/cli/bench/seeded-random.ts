@@ -1,0 +1,17 @@
+/**
+ * A small deterministic PRNG (mulberry32): benchmarks and tests draw the same data on every run.
+ *
+ * @example
+ * const rand = seededRandom(42);
+ * rand(); // → the same number in [0, 1) every run
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
