@@ -112,6 +112,21 @@ describe.each(testEngines())("extraction nodes in a graph on %s", (engine) => {
     expect(await texts()).toEqual(["User said: I collect stamps.", "User said: I keep bees.", "User said: I play the cello."]);
   });
 
+  it("queues through the inbox on PGlite and by enqueue on server Postgres, unless told; the job is the same", async () => {
+    const inbox = async () => (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM memory_jobs_inbox")).rows[0].n;
+    const state = { messages: [new HumanMessage({ id: "w1", content: "I keep bees." }), new AIMessage({ id: "w2", content: "Nice." })] };
+    await createScheduleExtractionNode({ store })(state, config("default-write"));
+    expect(await inbox()).toBe(engine === "pglite" ? 1 : 0);
+    await createScheduleExtractionNode({ store, queueWrite: engine === "pglite" ? "enqueue" : "submit" })(state, config("other-write"));
+    expect(await inbox()).toBe(1);
+    const jobs = await pendingJobs();
+    expect(jobs.map((j) => [j.groupKey, (j.payload as ExtractionJobPayload).messages.map((m) => m.id)]).sort()).toEqual([
+      ["default-write", ["w1", "w2"]],
+      ["other-write", ["w1", "w2"]],
+    ]);
+    expect(() => createScheduleExtractionNode({ store, queueWrite: "later" as "submit" })).toThrow(/queueWrite/);
+  });
+
   it("a turn scheduled twice (a retried request) is queued once", async () => {
     const node = createScheduleExtractionNode({ store });
     const state = { messages: [new HumanMessage({ id: "r1", content: "I keep bees." }), new AIMessage({ id: "r2", content: "Nice." })] };
