@@ -11,6 +11,11 @@ export interface MemoryLineTokens {
   inner: number;
 }
 
+/** The tokens of one memory's prompt line alone (`RetrievedMemory.tokens`), cached by text. */
+export function memoryLineTokenCount(memory: LineMemory, encoding: TokenEncoding = "o200k_base"): number {
+  return countTextTokensCached(formatMemoryLine(memory), encoding);
+}
+
 /** The tokens of one memory's prompt line, each count cached by text. */
 export function memoryLineTokens(memory: LineMemory, encoding: TokenEncoding = "o200k_base"): MemoryLineTokens {
   const line = formatMemoryLine(memory);

@@ -37,15 +37,6 @@ export interface UserDataDeps {
 }
 
 /**
- * Inside a transaction scoped to the user: delete jobs first (a running extraction holds its job
- * row locked until it commits, so this waits for it and the memories it wrote are then deleted
- * too), then memories (rows, embeddings and full-text entries are one row), the profile with its
- * history, the user's own rules, pending confirmations and — with "sql" — the threads. Each kind
- * writes one audit row. Settings (the opt-out flag) are kept: deleting must not switch memory back
- * on. Returns the counts and, when threads go through a checkpointer, the thread ids to delete
- * after commit.
- */
-/**
  * Delete a user's queued work: submitted inbox rows first (a fold in progress holds them locked,
  * so this waits for it), then jobs, whose statement then also sees the jobs that fold made.
  * Returns how many rows went (inbox rows and jobs).
@@ -56,6 +47,15 @@ export async function deleteUserJobsIn(tx: Queryable, s: UserScope): Promise<num
   return inbox + jobs;
 }
 
+/**
+ * Inside a transaction scoped to the user: delete jobs first (a running extraction holds its job
+ * row locked until it commits, so this waits for it and the memories it wrote are then deleted
+ * too), then memories (rows, embeddings and full-text entries are one row), the profile with its
+ * history, the user's own rules, pending confirmations and — with "sql" — the threads. Each kind
+ * writes one audit row. Settings (the opt-out flag) are kept: deleting must not switch memory back
+ * on. Returns the counts and, when threads go through a checkpointer, the thread ids to delete
+ * after commit.
+ */
 export async function deleteUserDataIn(
   tx: Queryable,
   s: UserScope,

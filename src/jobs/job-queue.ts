@@ -188,8 +188,8 @@ export class JobQueue {
 
   /**
    * Take the next job of `queue` for `workerId`, after folding the inbox: a job whose lease expired
-   * first, else the oldest due pending job whose group has no running job. Sets it running with a lease of `leaseMs` and
-   * counts the attempt. Null when nothing is claimable.
+   * first, else the oldest due pending job whose group has no running job. Sets it running with a
+   * lease of `leaseMs` and counts the attempt. Null when nothing is claimable.
    */
   async claim<P extends JsonObject = JsonObject>(queue: string, workerId: string, options: ClaimOptions): Promise<ClaimedJob<P> | null> {
     requireText(queue, "queue", 200);

@@ -1,8 +1,6 @@
 import type { RetrievedMemory } from "../state/types.js";
-import { formatMemoryLine } from "../context/format-memories.js";
-import { memoryBlockTokens, memoryHeaderTokens, memoryLineTokens } from "../context/memory-block-tokens.js";
+import { memoryBlockTokens, memoryHeaderTokens, memoryLineTokenCount, memoryLineTokens } from "../context/memory-block-tokens.js";
 import type { TokenEncoding } from "../tokens/count-text.js";
-import { countTextTokensCached } from "../tokens/text-token-cache.js";
 import type { MemoryStore } from "../store/memory-store.js";
 import type { MemoryScope } from "../store/scope.js";
 import type { MemorySearchOptions, ScoredMemory } from "../store/types.js";
@@ -35,7 +33,7 @@ export function toRetrievedMemory(m: ScoredMemory, encoding: TokenEncoding = "o2
     createdAt,
     lastUsedAt: m.lastUsedAt?.toISOString() ?? null,
     // Cached: the same memories come back turn after turn.
-    tokens: countTextTokensCached(formatMemoryLine({ kind: m.kind, text: m.text, createdAt }), encoding),
+    tokens: memoryLineTokenCount({ kind: m.kind, text: m.text, createdAt }, encoding),
     metadata: m.metadata,
   };
 }

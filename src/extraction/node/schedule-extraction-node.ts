@@ -46,8 +46,8 @@ export interface ScheduleExtractionNodeOptions extends Partial<MemoryExtractionN
  * The `schedule_extraction` node: after the agent answered, queue a durable extraction job for the
  * turn's new messages in one round trip (on PGlite `JobQueue.submit`, one insert whose merge into
  * the thread's pending job happens when a worker folds it; on server Postgres `JobQueue.enqueue`,
- * see `queueWrite`), and return. A worker (`langgraph-memory worker`, `runWorker`, `drain()`) extracts later, so the
- * response never waits for a model. The job is keyed by thread + last message id (a re-sent turn
+ * see `queueWrite`), and return. A worker (`langgraph-memory worker`, `runWorker`, `drain()`)
+ * extracts later, so the response never waits for a model. The job is keyed by thread + last message id (a re-sent turn
  * is not queued twice) and debounced (a burst of turns makes one job). The payload carries the new
  * messages — tool results and AI messages only as untrusted context — with secrets redacted, each
  * with its run id. With `inline: true` the node extracts and stores itself instead.
