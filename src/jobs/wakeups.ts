@@ -62,7 +62,10 @@ export async function listenForJobs(db: PgDatabase, onWake: (wake: JobWake) => v
     if (released) return;
     released = true;
     client.removeListener("notification", onNotification);
-    client.removeListener("error", onError);
+    // A broken connection keeps the listener: its socket may still report the disconnection after
+    // release (a server restart sends a FATAL message, then closes), and an 'error' event with no
+    // listener would crash the process. PgDatabase.transaction does the same.
+    if (!err) client.removeListener("error", onError);
     client.release(err ?? false);
   };
   const onNotification = (msg: pg.Notification) => {
@@ -75,6 +78,7 @@ export async function listenForJobs(db: PgDatabase, onWake: (wake: JobWake) => v
     }
   };
   const onError = (err: Error) => {
+    if (released) return;
     release(err);
     onLost(err);
   };
