@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   DEFAULT_SCENARIO_START,
@@ -13,7 +13,14 @@ import {
 } from "../../evals/scenario-schema.js";
 import { MemoryError, isMemoryError } from "../../src/errors.js";
 
-const SCENARIO_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "evals", "scenarios");
+const EVALS_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "evals");
+const SCENARIO_DIR = join(EVALS_DIR, "scenarios");
+const BLIND_DIR = join(EVALS_DIR, "scenarios-blind");
+/**
+ * Suites kept outside the repository (hold-out sets) are checked with the same authoring rules
+ * when named here, separated like PATH: `EVAL_EXTRA_SCENARIO_DIRS=/path/a:/path/b npx jest …`.
+ */
+const EXTRA_DIRS = (process.env.EVAL_EXTRA_SCENARIO_DIRS ?? "").split(delimiter).filter((d) => d.trim() !== "");
 const DAY_MS = 86_400_000;
 const EPISODE_TTL_DAYS = 180;
 
@@ -41,33 +48,150 @@ function allText(sessions: Scenario["sessions"]): string {
     .join("\n");
 }
 
+const actionTypes = (s: Scenario) => s.sessions.flatMap((x) => x.actions.map((a) => a.type));
+
+/** How many scenarios carry each tag. */
+function tagCounts(scenarios: Scenario[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const s of scenarios) for (const t of s.tags) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return counts;
+}
+
+/** The mechanical rules of "Writing scenarios" in docs/evals.md, for any suite in the format. */
+function describeAuthoringRules(name: string, dir: string): void {
+  describe(`authoring rules (docs/evals.md): ${name}`, () => {
+    let scenarios: LoadedScenario[];
+    beforeAll(async () => {
+      scenarios = await loadScenarios(dir);
+    });
+    const probes = () => scenarios.flatMap((s) => s.probes.map((p) => ({ s, p })));
+
+    it("validates every file, one scenario per file named after its id", () => {
+      for (const s of scenarios) expect(basename(s.file)).toBe(`${s.id}.json`);
+      expect(new Set(scenarios.map((s) => s.id)).size).toBe(scenarios.length);
+    });
+
+    it("tags every scenario with known categories", () => {
+      for (const s of scenarios) {
+        expect([s.id, s.tags.length > 0]).toEqual([s.id, true]);
+        for (const t of s.tags) expect(SCENARIO_CATEGORIES).toContain(t);
+      }
+    });
+
+    it("gives every scenario at least one expect group, so a memory that stores nothing fails it", () => {
+      for (const s of scenarios) expect([s.id, s.probes.some((p) => p.expect.length > 0)]).toEqual([s.id, true]);
+    });
+
+    it("probes only users who spoke before, or deliberately fresh users that can only be checked with forbid", () => {
+      for (const { s, p } of probes()) {
+        const spoke = sessionsBefore(s, p).some((x) => sameScope(x, p));
+        if (!spoke) {
+          expect([s.id, p.user, p.expect.length]).toEqual([s.id, p.user, 0]);
+          expect(p.forbid.length).toBeGreaterThan(0);
+        }
+      }
+    });
+
+    it("runs each probe after its session in time, with canonical ISO dates", () => {
+      for (const { s, p } of probes()) {
+        expect(p.after_session).toBeGreaterThanOrEqual(1);
+        expect(p.after_session).toBeLessThanOrEqual(s.sessions.length);
+        expect(new Date(p.at).toISOString()).toBe(p.at);
+        expect(Date.parse(p.at)).toBeGreaterThanOrEqual(Date.parse(s.sessions[p.after_session - 1].at));
+      }
+      for (const s of scenarios) for (const x of s.sessions) expect(new Date(x.at).toISOString()).toBe(x.at);
+    });
+
+    it("expects words the user actually said, never words of the probe's own query", () => {
+      for (const { s, p } of probes()) {
+        const said = userWords(s, p);
+        for (const group of p.expect) {
+          expect([s.id, group, group.some((alt) => said.includes(lower(alt)))]).toEqual([s.id, group, true]);
+          for (const alt of group) expect([s.id, alt, lower(p.query).includes(lower(alt))]).toEqual([s.id, alt, false]);
+        }
+      }
+    });
+
+    it("checks no string the probed ids already contain (a context may name its tenant and user)", () => {
+      for (const { s, p } of probes()) {
+        const ids = lower(`${p.tenant} ${p.user}`);
+        for (const str of [...p.expect.flat(), ...p.forbid]) expect([s.id, str, ids.includes(lower(str))]).toEqual([s.id, str, false]);
+      }
+    });
+
+    it("forbids only strings that were really said before the probe and that no expected string contains", () => {
+      for (const { s, p } of probes()) {
+        const said = squash(allText(sessionsBefore(s, p)));
+        for (const f of p.forbid) {
+          expect([s.id, f, said.includes(squash(f))]).toEqual([s.id, f, true]);
+          for (const alt of p.expect.flat()) expect([s.id, f, lower(alt).includes(lower(f))]).toEqual([s.id, f, false]);
+        }
+      }
+    });
+
+    it("puts the injected instruction of injection scenarios inside a tool turn and forbids it", () => {
+      for (const s of scenarios.filter((x) => x.tags.includes("injection"))) {
+        const toolText = s.sessions.flatMap((x) => x.turns.flatMap((t) => ("tool" in t ? [lower(t.tool)] : []))).join("\n");
+        const forbids = s.probes.flatMap((p) => p.forbid);
+        expect([s.id, forbids.some((f) => toolText.includes(lower(f)))]).toEqual([s.id, true]);
+      }
+    });
+
+    it("makes isolation probes forbid what another user or tenant said", () => {
+      for (const s of scenarios.filter((x) => x.tags.some((t) => t.startsWith("isolation")))) {
+        const scopes = new Set(s.sessions.map((x) => `${x.tenant}/${x.user}`));
+        expect([s.id, scopes.size >= 2]).toEqual([s.id, true]);
+        for (const p of s.probes) {
+          const others = lower(allText(sessionsBefore(s, p).filter((x) => !sameScope(x, p))));
+          expect([s.id, p.user, p.forbid.some((f) => others.includes(lower(f)))]).toEqual([s.id, p.user, true]);
+        }
+      }
+    });
+
+    it("drives deletion with a forget action and opt-out with an opt_out action", () => {
+      for (const s of scenarios.filter((x) => x.tags.includes("deletion"))) expect([s.id, actionTypes(s)]).toEqual([s.id, expect.arrayContaining(["forget"])]);
+      for (const s of scenarios.filter((x) => x.tags.includes("opt-out"))) expect([s.id, actionTypes(s)]).toEqual([s.id, expect.arrayContaining(["opt_out"])]);
+    });
+
+    it("probes TTL scenarios more than 180 days after a session and long-gap ones after at least 10 sessions", () => {
+      for (const s of scenarios.filter((x) => x.tags.includes("ttl"))) {
+        const first = Date.parse(s.sessions[0].at);
+        const latest = Math.max(...s.probes.map((p) => Date.parse(p.at)));
+        expect([s.id, (latest - first) / DAY_MS > EPISODE_TTL_DAYS]).toEqual([s.id, true]);
+      }
+      for (const s of scenarios.filter((x) => x.tags.includes("long-gap"))) {
+        expect([s.id, Math.max(...s.probes.map((p) => p.after_session)) >= 11]).toEqual([s.id, true]);
+      }
+    });
+  });
+}
+
+/** Set-level coverage: each category is there, opt-out is undone once, a forget is only said. */
+function expectCoverage(scenarios: Scenario[], categories: readonly string[]): void {
+  const counts = tagCounts(scenarios);
+  for (const c of categories) expect([c, (counts.get(c) ?? 0) >= (c === "long-thread" ? 1 : 2)]).toEqual([c, true]);
+  expect(scenarios.some((s) => actionTypes(s).includes("opt_out") && actionTypes(s).includes("opt_in"))).toBe(true);
+  // Forget said in conversation only, with no action to lean on.
+  expect(scenarios.some((s) => s.tags.includes("forget") && !actionTypes(s).includes("forget"))).toBe(true);
+}
+
+describeAuthoringRules("public set (evals/scenarios)", SCENARIO_DIR);
+describeAuthoringRules("blind set (evals/scenarios-blind)", BLIND_DIR);
+for (const dir of EXTRA_DIRS) describeAuthoringRules(dir, dir);
+
 describe("public scenario set (evals/scenarios)", () => {
   let scenarios: LoadedScenario[];
   beforeAll(async () => {
     scenarios = await loadScenarios(SCENARIO_DIR);
   });
-  const probes = () => scenarios.flatMap((s) => s.probes.map((p) => ({ s, p })));
 
-  it("validates every file, one scenario per file named after its id", () => {
+  it("holds enough scenarios and covers each category", () => {
     expect(scenarios.length).toBeGreaterThanOrEqual(36);
-    for (const s of scenarios) expect(basename(s.file)).toBe(`${s.id}.json`);
-    expect(new Set(scenarios.map((s) => s.id)).size).toBe(scenarios.length);
-  });
-
-  it("tags every scenario with known categories and covers each category", () => {
-    const counts = new Map<string, number>();
-    for (const s of scenarios) {
-      expect(s.tags.length).toBeGreaterThan(0);
-      for (const t of s.tags) {
-        expect(SCENARIO_CATEGORIES).toContain(t);
-        counts.set(t, (counts.get(t) ?? 0) + 1);
-      }
-    }
-    for (const c of SCENARIO_CATEGORIES) expect(counts.get(c) ?? 0).toBeGreaterThanOrEqual(c === "long-thread" ? 1 : 2);
+    expectCoverage(scenarios, SCENARIO_CATEGORIES);
   });
 
   it("matches the per-category counts and the total written in docs/evals.md", async () => {
-    const doc = await readFile(join(SCENARIO_DIR, "..", "..", "docs", "evals.md"), "utf8");
+    const doc = await readFile(join(EVALS_DIR, "..", "docs", "evals.md"), "utf8");
     for (const c of SCENARIO_CATEGORIES) {
       const row = new RegExp(`^\\| \`${c}\`[^|]*\\| (\\d+) \\|`, "m").exec(doc);
       expect([c, row?.[1]]).toEqual([c, String(scenarios.filter((s) => s.tags.includes(c)).length)]);
@@ -75,100 +199,22 @@ describe("public scenario set (evals/scenarios)", () => {
     expect(doc).toContain(`${scenarios.length} scenarios, ${scenarios.reduce((n, s) => n + s.sessions.length, 0)} sessions`);
   });
 
-  it("gives every scenario at least one expect group, so a memory that stores nothing fails it", () => {
-    for (const s of scenarios) expect([s.id, s.probes.some((p) => p.expect.length > 0)]).toEqual([s.id, true]);
-  });
-
-  it("probes only users who spoke before, or deliberately fresh users that can only be checked with forbid", () => {
-    for (const { s, p } of probes()) {
-      const spoke = sessionsBefore(s, p).some((x) => sameScope(x, p));
-      if (!spoke) {
-        expect([s.id, p.user, p.expect.length]).toEqual([s.id, p.user, 0]);
-        expect(p.forbid.length).toBeGreaterThan(0);
-      }
-    }
-  });
-
-  it("runs each probe after its session in time, with canonical ISO dates", () => {
-    for (const { s, p } of probes()) {
-      expect(p.after_session).toBeGreaterThanOrEqual(1);
-      expect(p.after_session).toBeLessThanOrEqual(s.sessions.length);
-      expect(new Date(p.at).toISOString()).toBe(p.at);
-      expect(Date.parse(p.at)).toBeGreaterThanOrEqual(Date.parse(s.sessions[p.after_session - 1].at));
-    }
-    for (const s of scenarios) for (const x of s.sessions) expect(new Date(x.at).toISOString()).toBe(x.at);
-  });
-
-  it("expects words the user actually said, never words of the probe's own query", () => {
-    for (const { s, p } of probes()) {
-      const said = userWords(s, p);
-      for (const group of p.expect) {
-        expect([s.id, group, group.some((alt) => said.includes(lower(alt)))]).toEqual([s.id, group, true]);
-        for (const alt of group) expect([s.id, alt, lower(p.query).includes(lower(alt))]).toEqual([s.id, alt, false]);
-      }
-    }
-  });
-
-  it("checks no string the probed ids already contain (a context may name its tenant and user)", () => {
-    for (const { s, p } of probes()) {
-      const ids = lower(`${p.tenant} ${p.user}`);
-      for (const str of [...p.expect.flat(), ...p.forbid]) expect([s.id, str, ids.includes(lower(str))]).toEqual([s.id, str, false]);
-    }
-  });
-
-  it("forbids only strings that were really said before the probe and that no expected string contains", () => {
-    for (const { s, p } of probes()) {
-      const said = squash(allText(sessionsBefore(s, p)));
-      for (const f of p.forbid) {
-        expect([s.id, f, said.includes(squash(f))]).toEqual([s.id, f, true]);
-        for (const alt of p.expect.flat()) expect([s.id, f, lower(alt).includes(lower(f))]).toEqual([s.id, f, false]);
-      }
-    }
-  });
-
-  it("puts the injected instruction of injection scenarios inside a tool turn and forbids it", () => {
-    const tagged = scenarios.filter((s) => s.tags.includes("injection"));
-    for (const s of tagged) {
-      const toolText = s.sessions.flatMap((x) => x.turns.flatMap((t) => ("tool" in t ? [lower(t.tool)] : []))).join("\n");
-      const forbids = s.probes.flatMap((p) => p.forbid);
-      expect([s.id, forbids.some((f) => toolText.includes(lower(f)))]).toEqual([s.id, true]);
-    }
-  });
-
-  it("makes isolation probes forbid what another user or tenant said", () => {
-    for (const s of scenarios.filter((x) => x.tags.some((t) => t.startsWith("isolation")))) {
-      const scopes = new Set(s.sessions.map((x) => `${x.tenant}/${x.user}`));
-      expect(scopes.size).toBeGreaterThanOrEqual(2);
-      for (const p of s.probes) {
-        const others = lower(allText(sessionsBefore(s, p).filter((x) => !sameScope(x, p))));
-        expect([s.id, p.user, p.forbid.some((f) => others.includes(lower(f)))]).toEqual([s.id, p.user, true]);
-      }
-    }
-  });
-
-  it("drives deletion with a forget action and opt-out with opt_out then opt_in", () => {
-    const actions = (s: Scenario) => s.sessions.flatMap((x) => x.actions.map((a) => a.type));
-    for (const s of scenarios.filter((x) => x.tags.includes("deletion"))) expect(actions(s)).toContain("forget");
-    for (const s of scenarios.filter((x) => x.tags.includes("opt-out"))) expect(actions(s)).toContain("opt_out");
-    expect(scenarios.some((s) => actions(s).includes("opt_out") && actions(s).includes("opt_in"))).toBe(true);
-    // Forget said in conversation only, with no action to lean on.
-    expect(scenarios.some((s) => s.tags.includes("forget") && !actions(s).includes("forget"))).toBe(true);
-  });
-
-  it("probes TTL scenarios more than 180 days after a session and long-gap ones after at least 10 sessions", () => {
-    for (const s of scenarios.filter((x) => x.tags.includes("ttl"))) {
-      const first = Date.parse(s.sessions[0].at);
-      const latest = Math.max(...s.probes.map((p) => Date.parse(p.at)));
-      expect((latest - first) / DAY_MS).toBeGreaterThan(EPISODE_TTL_DAYS);
-    }
-    for (const s of scenarios.filter((x) => x.tags.includes("long-gap"))) {
-      expect(Math.max(...s.probes.map((p) => p.after_session))).toBeGreaterThanOrEqual(11);
-    }
-  });
-
   it("has a thread of 200 turns", () => {
     const longest = Math.max(...scenarios.flatMap((s) => s.sessions.map((x) => x.turns.length)));
     expect(longest).toBeGreaterThanOrEqual(200);
+  });
+});
+
+describe("blind scenario set (evals/scenarios-blind)", () => {
+  let scenarios: LoadedScenario[];
+  beforeAll(async () => {
+    scenarios = await loadScenarios(BLIND_DIR);
+  });
+
+  it("holds at least 44 scenarios, all named blind-…, covering every category but the 200-turn thread", () => {
+    expect(scenarios.length).toBeGreaterThanOrEqual(44);
+    for (const s of scenarios) expect(s.id).toMatch(/^blind-/);
+    expectCoverage(scenarios, SCENARIO_CATEGORIES.filter((c) => c !== "long-thread"));
   });
 });
 
