@@ -30,6 +30,22 @@ CREATE INDEX thread_owners_owner_idx ON thread_owners (tenant_id, user_id);
 INSERT INTO thread_owners (thread_id, tenant_id, user_id, created_at)
 SELECT thread_id, tenant_id, user_id, created_at FROM threads;
 
+-- Any thread row inserted records its owner if none is recorded yet (the checkpointer's first put
+-- has already recorded it; this covers rows written by other means), so no thread is without one.
+CREATE FUNCTION threads_record_owner() RETURNS trigger
+LANGUAGE plpgsql AS $fn$
+BEGIN
+  INSERT INTO thread_owners (thread_id, tenant_id, user_id) VALUES (NEW.thread_id, NEW.tenant_id, NEW.user_id) ON CONFLICT (thread_id) DO NOTHING;
+  RETURN NULL;
+END
+$fn$;
+CREATE TRIGGER threads_record_owner AFTER INSERT ON threads FOR EACH ROW EXECUTE FUNCTION threads_record_owner();
+DO $$
+BEGIN
+  EXECUTE format('ALTER FUNCTION threads_record_owner() SET search_path = %I, public, pg_temp', current_schema());
+END
+$$;
+
 -- SQLSTATE LGM01 (src/db/sqlstate.ts): the thread belongs to another scope. The driver maps it to
 -- the typed error THREAD_SCOPE_MISMATCH.
 CREATE FUNCTION thread_owners_immutable() RETURNS trigger

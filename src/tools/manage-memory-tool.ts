@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { requireThreadOwner } from "../threads/require-thread-owner.js";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { ErrorCodes, isMemoryError } from "../errors.js";
@@ -71,6 +72,7 @@ export async function manageMemory(input: ManageMemoryInput, ctx: ToolCallContex
   const parsed = ManageMemorySchema.safeParse(input);
   if (!parsed.success) return { status: "invalid", error: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") };
   const args = parsed.data;
+  if (ctx.threadId) await requireThreadOwner(options.store.db, ctx.threadId, ctx.scope);
   if (args.subject !== undefined && !(args.subject === "*" && args.action === "delete") && !SUBJECT_RE.test(args.subject)) return { status: "invalid", error: "subject: a dotted lower-case key such as location.home" };
   if (await isOptedOut(options.targets, ctx.scope)) return { status: "memory_off", message: "The user turned memory off: nothing is saved, changed or deleted." };
   const content = args.content?.trim() ?? "";

@@ -1,4 +1,5 @@
 import { tool } from "@langchain/core/tools";
+import { requireThreadOwner } from "../threads/require-thread-owner.js";
 import { z } from "zod";
 import { MEMORY_CONTEXT_CAVEAT } from "../context/format-memories.js";
 import { isOptedOut } from "../extraction/write/write-candidates.js";
@@ -52,6 +53,7 @@ export function createSearchMemoryTool(options: SearchMemoryToolOptions) {
 export async function searchMemory(input: SearchMemoryInput, ctx: ToolCallContext, options: SearchMemoryToolOptions): Promise<Record<string, unknown>> {
   const parsed = SearchMemorySchema.safeParse(input);
   if (!parsed.success) return { status: "invalid", error: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") };
+  if (ctx.threadId) await requireThreadOwner(options.store.db, ctx.threadId, ctx.scope);
   if (await isOptedOut(options.targets, ctx.scope)) return { status: "memory_off", memories: [] };
   const hits = await options.store.search(ctx.scope, parsed.data.query, { limit: parsed.data.limit ?? 5, kinds: parsed.data.kinds, include: options.include });
   return {
