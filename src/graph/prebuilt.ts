@@ -39,8 +39,9 @@ export function reactAgentMemory(memory: LangGraphMemory, options: PrebuiltMemor
     tools: memoryToolsFor(memory),
     prompt: (state: MemoryPromptState): BaseMessage[] => memoryPrompt(state, { system, budgets }),
     preModelHook: async (state: MemoryTurnState, config: LangGraphRunnableConfig) => {
-      // After a tool call the turn's memory is already loaded.
-      if (lastType(state.messages) !== "human") return {};
+      // After a tool call the turn's memory is already loaded — unless the channels hold values the
+      // load step did not return (a client's input): `recheck` loads again then.
+      if (lastType(state.messages) !== "human") return steps.recheck(state, config);
       const loaded = await steps.load(state, config);
       const summarized = await steps.summarize(state, config);
       return { ...loaded, ...summarized };
