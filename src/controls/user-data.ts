@@ -8,7 +8,7 @@ import type { UserScope } from "../extraction/write-targets.js";
 import { recordDeletion, type DeletionContext } from "../store/deletion-audit.js";
 import type { ProfileStore } from "../profile/profile-store.js";
 import type { RuleStore } from "../procedural/rule-store.js";
-import { DELETE_THREAD_OWNERS_SQL } from "../threads/thread-owner-queries.js";
+import { DELETE_USER_THREAD_OWNERS_SQL } from "../threads/thread-owner-queries.js";
 import { forgetOwners } from "../threads/verified-owners.js";
 
 /**
@@ -129,8 +129,8 @@ export async function deleteThreadsAfterCommit(
   if (done > 0) {
     const deleted = threadIds.slice(0, done);
     await db.transaction(async (tx) => {
-      // Only this user's records: a saver other than ours does not know them.
-      await tx.query(`${DELETE_THREAD_OWNERS_SQL} AND tenant_id = $2 AND user_id = $3`, [deleted, s.tenantId, s.userId]);
+      // A saver other than ours does not know them: only this user's records of the deleted threads.
+      await tx.query(DELETE_USER_THREAD_OWNERS_SQL, [deleted, s.tenantId, s.userId]);
       await recordDeletion(tx, s, "thread", done, audit);
     }, { scope: s });
     forgetOwners(db, deleted);

@@ -1,7 +1,7 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
-import { readMemories, readProfile, readRules, readSummary } from "../state/state-schemas.js";
 import type { MemoryPromptState } from "./memory-prompt.js";
 import type { RetrievedMemory } from "../state/types.js";
+import { readMemories, readProfile, readRules, readSummary } from "../state/state-schemas.js";
 
 /** Every offline answer starts with this label, so nobody mistakes it for a model's answer. */
 export const OFFLINE_RESPONDER_LABEL = "[offline responder]";

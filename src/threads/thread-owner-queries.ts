@@ -7,11 +7,8 @@
 /** Record the owner of a thread not seen yet; `ok`: the caller ($2 tenant, $3 user) is its owner. */
 export const CLAIM_THREAD_SQL = "SELECT memory_thread_claim($1::text, $2::text, $3::text) AS ok";
 
-/** The recorded owner of one thread ($1), if any. */
-export const THREAD_OWNER_SQL = "SELECT tenant_id, user_id FROM thread_owners WHERE thread_id = $1";
-
-/** Forget the owner of deleted threads ($1 text[]): the ids are free again. */
-export const DELETE_THREAD_OWNERS_SQL = "DELETE FROM thread_owners WHERE thread_id = ANY ($1::text[])";
+/** Forget the owner records of deleted threads ($1 text[]) of one user ($2 tenant, $3 user): the ids are free again. */
+export const DELETE_USER_THREAD_OWNERS_SQL = "DELETE FROM thread_owners WHERE thread_id = ANY ($1::text[]) AND tenant_id = $2 AND user_id = $3";
 
 /**
  * True when the owner row `o` (a LEFT JOIN: all NULL when the thread has none) is the caller's

@@ -15,9 +15,6 @@ export interface ThreadOwner {
   userId: string | null;
 }
 
-/** Nobody: the owner of a thread first used without a scope. */
-export const NO_OWNER: ThreadOwner = Object.freeze({ tenantId: null, userId: null });
-
 /**
  * The scope of a call from `config.configurable`: `tenant_id` and `user_id` (non-empty strings or
  * finite numbers); anything else counts as absent.
@@ -27,11 +24,6 @@ export const NO_OWNER: ThreadOwner = Object.freeze({ tenantId: null, userId: nul
  */
 export function ownerOfConfigurable(configurable: Record<string, unknown> | undefined): ThreadOwner {
   return { tenantId: scopeText(configurable?.tenant_id), userId: scopeText(configurable?.user_id) };
-}
-
-/** Same owner (null equal to null). */
-export function sameOwner(a: ThreadOwner, b: ThreadOwner): boolean {
-  return a.tenantId === b.tenantId && a.userId === b.userId;
 }
 
 /**

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { requireThreadOwner } from "../threads/require-thread-owner.js";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { ErrorCodes, isMemoryError } from "../errors.js";
@@ -12,6 +11,7 @@ import type { MemoryWriteOptions } from "../extraction/write/write-options.js";
 import type { WriteReport } from "../extraction/write/write-report.js";
 import { emptyWriteReport } from "../extraction/write/write-report.js";
 import { resolveWriteRun } from "../extraction/write/write-run.js";
+import { requireThreadOwner } from "../threads/require-thread-owner.js";
 import { toolCallContext, toolResult, type ToolCallContext } from "./tool-context.js";
 
 export const MANAGE_MEMORY_TOOL_NAME = "manage_memory";

@@ -1,5 +1,4 @@
 import { tool } from "@langchain/core/tools";
-import { requireThreadOwner } from "../threads/require-thread-owner.js";
 import { z } from "zod";
 import { MEMORY_CONTEXT_CAVEAT } from "../context/format-memories.js";
 import { isOptedOut } from "../extraction/write/write-candidates.js";
@@ -7,6 +6,7 @@ import type { WriteTargets } from "../extraction/write/write-options.js";
 import { MEMORY_KINDS } from "../state/types.js";
 import type { MemoryStore } from "../store/memory-store.js";
 import type { MemorySearchOptions } from "../store/types.js";
+import { requireThreadOwner } from "../threads/require-thread-owner.js";
 import { toolCallContext, toolResult, type ToolCallContext } from "./tool-context.js";
 
 export const SEARCH_MEMORY_TOOL_NAME = "search_memory";
