@@ -6,8 +6,8 @@
  * the checkpointer (getTuple, list, put, putWrites), the graph (invoke, getState, updateState)
  * under our checkpointer and under MemorySaver (the memory nodes alone then), the load node, the
  * summary and finish steps, past sessions (indexSessionNow, indexSession, the session indexer and
- * its job), extraction (extractAndStore, the inline node, the extraction graph, a queued job the
- * worker claims), the memory tools, and delete-all. Every attempt must fail with
+ * its job), extraction (extractAndStore, the inline node, the schedule node, the extraction graph,
+ * a queued job the worker claims), the memory tools, and delete-all. Every attempt must fail with
  * THREAD_SCOPE_MISMATCH, bob's thread and memories must stay as they were, and no other scope's
  * prompt or memory may hold bob's words. A thread started without a scope is nobody's: no scoped
  * call adopts it. A fast-check property does the same with random tenants, users and thread ids.
@@ -25,6 +25,7 @@ import { grantMemoryRoles } from "../../src/controls/database-roles.js";
 import { isMemoryError } from "../../src/errors.js";
 import { EXTRACTION_QUEUE } from "../../src/extraction/node/extraction-payload.js";
 import { createMemoryExtractionNode } from "../../src/extraction/node/memory-extraction-node.js";
+import { createScheduleExtractionNode } from "../../src/extraction/node/schedule-extraction-node.js";
 import { serializeMessage } from "../../src/extraction/node/serialize-messages.js";
 import { extractAndStore } from "../../src/extraction/write/extract-and-store.js";
 import { createExtractionGraph, createMemoryTurnSteps, memoryPrompt, memoryWorker, withMemory } from "../../src/graph/index.js";
@@ -187,6 +188,7 @@ describe.each(testEngines())("a thread belongs to its tenant and user on %s", (e
       );
       await tally.refusedOn("extractAndStore", who(s), () => extractAndStore(bobMessages, { store: memory.store, scope: s, threadId: thread }));
       await tally.refusedOn("extraction node (inline)", who(s), () => createMemoryExtractionNode({ store: memory.store })({ messages: bobMessages }, c));
+      await tally.refusedOn("schedule_extraction node", who(s), () => createScheduleExtractionNode({ store: memory.store, debounceMs: 0 })({ messages: bobMessages }, c));
       await tally.refusedOn("extraction graph", who(s), () => extractionGraph.invoke({ v: 1, threadId: thread, messages: bobMessages.map((m) => serializeMessage(m)) }, cfg("stateless", s)));
       await tally.refusedOn("manage_memory tool", who(s), () => manage.invoke({ action: "create", content: "User lives in Gdansk near the Zyxwharf." }, c));
       await tally.refusedOn("search_memory tool", who(s), () => search.invoke({ query: "where does the user live" }, c));
