@@ -27,6 +27,11 @@ export const ErrorCodes = {
   NOT_MIGRATED: "NOT_MIGRATED",
   /** A memory read or write without tenant/user scope. */
   SCOPE_REQUIRED: "SCOPE_REQUIRED",
+  /**
+   * The thread belongs to another tenant and user (or to nobody, for a scoped call, or to someone,
+   * for an unscoped one): nothing of it was read or written. Use a new thread id (HTTP 403).
+   */
+  THREAD_SCOPE_MISMATCH: "THREAD_SCOPE_MISMATCH",
   /** Bad input from the caller: the message names the field and what is allowed. */
   INVALID_INPUT: "INVALID_INPUT",
   /**

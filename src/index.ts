@@ -37,9 +37,12 @@ export {
   type ActiveRule,
   type MemoryUsage,
 } from "./state/types.js";
+export { readSummary, readMemories, readRules, readProfile, SessionSummarySchema, RetrievedMemorySchema, ActiveRuleSchema } from "./state/state-schemas.js";
+export { sealSummary, verifySummary, type SealScope } from "./state/summary-seal.js";
 
 // ── Session layer: checkpointer ──────────────────────────────────────────────────────────────
 export * from "./checkpointer/index.js";
+export * from "./threads/index.js";
 
 // ── Short-term memory: tokens, trimming, context, summaries ──────────────────────────────────
 export { countTextTokens, encodingForModel, type TokenEncoding } from "./tokens/count-text.js";

@@ -18,6 +18,8 @@ import type { Database } from "../db/database.js";
 import { openDatabase, type OpenDatabaseOptions } from "../db/open.js";
 import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
 import { checkIdText } from "../store/well-formed-text.js";
+import { ownerOfConfigurable, threadScopeMismatch, type ThreadOwner } from "../threads/thread-owner.js";
+import { forgetOwners, rememberOwner } from "../threads/verified-owners.js";
 import { DEFAULTS, type PostgresCheckpointerOptions } from "./options.js";
 import { nextChannelVersion } from "./versions.js";
 import { joinCheckpoint, splitCheckpoint, type CheckpointColumns } from "./checkpoint-row.js";
@@ -52,6 +54,7 @@ const UTF8_ENCODER = new TextEncoder();
 /** A thread's row: who owns it, when it was active, and the size of its conversation. */
 export interface CheckpointThread {
   threadId: string;
+  /** The owner recorded at the thread's first use (migration 0008's `thread_owners`; null: nobody's). */
   tenantId: string | null;
   userId: string | null;
   createdAt: Date;
@@ -64,12 +67,18 @@ export interface CheckpointThread {
 
 const LIST_PAGE = 100;
 
+/** Parameters of `readSql` before the `where` clause's own (cache, limit, caller's scope, guarded thread). */
+const READ_FIXED_PARAMS = 7;
+
 /**
  * A LangGraph checkpointer on Postgres: server Postgres through `pg` or embedded PGlite, with the
  * same SQL. It stores what changed — a new version of a messages channel stores only the messages
  * it adds — so a conversation's storage grows linearly; one statement per put; reads in one round
  * trip whose cost follows what they return; a thread row with owner and token counts; retention.
- * See docs/checkpointer.md.
+ * A thread belongs to the `tenant_id` / `user_id` of the config that first stored it (nobody, for
+ * a config without them), and every read and write of it checks that in its own statement: another
+ * scope gets THREAD_SCOPE_MISMATCH, with nothing read or written; `list()` without a thread id
+ * returns only the caller's threads. See docs/checkpointer.md.
  *
  * @example
  * const checkpointer = await PostgresCheckpointer.fromUrl("postgres://localhost/app");
@@ -139,12 +148,12 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     if (thread_id === undefined || thread_id === null) return undefined;
     const threadId = checkIdText(String(thread_id), "config.configurable.thread_id");
     const params: unknown[] = [threadId, String(checkpoint_ns)];
-    let where = "c.thread_id = $5 AND c.checkpoint_ns = $6";
+    let where = "c.thread_id = $8 AND c.checkpoint_ns = $9";
     if (checkpoint_id) {
-      where += " AND c.checkpoint_id = $7";
+      where += " AND c.checkpoint_id = $10";
       params.push(String(checkpoint_id));
     }
-    const [tuple] = await this.read(where, params, checkpoint_id ? null : 1, threadId, true);
+    const [tuple] = await this.read(where, params, checkpoint_id ? null : 1, threadId, true, ownerOfConfigurable(config.configurable));
     return tuple;
   }
 
@@ -155,7 +164,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     const params: unknown[] = [];
     const add = (clause: (p: string) => string, value: unknown) => {
       params.push(value);
-      wheres.push(clause(`$${params.length + 4}`));
+      wheres.push(clause(`$${params.length + READ_FIXED_PARAMS}`));
     };
     const threadId = cfg.thread_id !== undefined && cfg.thread_id !== null && cfg.thread_id !== "" ? checkIdText(String(cfg.thread_id), "config.configurable.thread_id") : undefined;
     if (threadId !== undefined) add((p) => `c.thread_id = ${p}`, threadId);
@@ -163,6 +172,8 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     if (cfg.checkpoint_id) add((p) => `c.checkpoint_id = ${p}`, String(cfg.checkpoint_id));
     if (filter && Object.keys(filter).length > 0) add((p) => `c.metadata @> ${p}::jsonb`, JSON.stringify(filter));
     if (before?.configurable?.checkpoint_id !== undefined) add((p) => `c.checkpoint_id < ${p}`, String(before.configurable.checkpoint_id));
+    // Without a thread id: the threads the caller's scope owns (nobody's threads for an unscoped config).
+    const owner = ownerOfConfigurable(cfg);
     let remaining = limit === undefined ? Infinity : Math.max(0, Math.floor(Number(limit)));
     let cursor: [string, string, string] | undefined;
     while (remaining > 0) {
@@ -170,12 +181,12 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
       const pageWheres = [...wheres];
       const pageParams = [...params];
       if (cursor) {
-        const base = pageParams.length + 4;
+        const base = pageParams.length + READ_FIXED_PARAMS;
         pageWheres.push(`(c.checkpoint_id, c.thread_id, c.checkpoint_ns) < ($${base + 1}, $${base + 2}, $${base + 3})`);
         pageParams.push(...cursor);
       }
       const where = pageWheres.length > 0 ? pageWheres.join(" AND ") : "TRUE";
-      const tuples = await this.read(where, pageParams, page, threadId, false);
+      const tuples = await this.read(where, pageParams, page, threadId, false, owner);
       for (const tuple of tuples) yield tuple;
       if (tuples.length < page) return;
       remaining -= tuples.length;
@@ -202,8 +213,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
       parentId: parentId ? String(parentId) : null,
       columns: splitCheckpoint(checkpoint),
       metadataJson: UTF8_DECODER.decode(metadataBytes),
-      tenantId: scopeValue(config.configurable.tenant_id),
-      userId: scopeValue(config.configurable.user_id),
+      owner: ownerOfConfigurable(config.configurable),
       values: values ?? {},
       newVersions,
       carried: carried.map(([channel, version]) => [channel, String(version)]),
@@ -227,6 +237,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     await this.locks.run(threadId, () =>
       this.putWritesLocked({
         threadId,
+        owner: ownerOfConfigurable(config.configurable),
         ns: String(checkpoint_ns),
         checkpointId: String(checkpoint_id),
         taskId: String(taskId),
@@ -237,21 +248,31 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     );
   }
 
-  /** Delete every row of the thread: checkpoints, values, items, writes and the thread row. */
+  /**
+   * Delete every row of the thread — checkpoints, values, items, writes, the thread row — and its
+   * recorded owner, whoever that is: the operator's and the erasure path (LangGraph's API gives it
+   * no config). Apps deleting on a user's behalf check the owner first (`getThread`), as
+   * `MemoryControls.deleteAll` does.
+   */
   async deleteThread(threadId: string): Promise<void> {
     const id = String(threadId);
     await this.locks.run(id, async () => {
       this.cache.drop(id);
       this.putsSincePrune.delete(id);
       await this.db.query(DELETE_THREAD_SQL, [id]);
+      forgetOwners(this.db, [id]);
     });
   }
 
-  /** The thread's row, or undefined when the thread has no checkpoint. */
+  /** The thread's row with its owner, or undefined when the thread has no checkpoint (operators: no scope check). */
   async getThread(threadId: string): Promise<CheckpointThread | undefined> {
     const { rows } = await this.db.query<{
       thread_id: string; tenant_id: string | null; user_id: string | null; created_at: Date; updated_at: Date; message_count: number; message_tokens: number;
-    }>("SELECT thread_id, tenant_id, user_id, created_at, updated_at, message_count, message_tokens FROM threads WHERE thread_id = $1", [String(threadId)]);
+    }>(
+      `SELECT t.thread_id, o.tenant_id, o.user_id, t.created_at, t.updated_at, t.message_count, t.message_tokens
+       FROM threads t LEFT JOIN thread_owners o ON o.thread_id = t.thread_id WHERE t.thread_id = $1`,
+      [String(threadId)],
+    );
     const r = rows[0];
     return r && {
       threadId: r.thread_id, tenantId: r.tenant_id, userId: r.user_id, createdAt: r.created_at, updatedAt: r.updated_at,
@@ -301,6 +322,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
       this.cache.drop(r.thread_id);
       this.putsSincePrune.delete(r.thread_id);
     }
+    forgetOwners(this.db, rows.map((r) => r.thread_id));
     return rows.map((r) => r.thread_id);
   }
 
@@ -340,7 +362,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
       const params: PutParams = [
         threadId, ns, put.checkpointId, put.parentId,
         put.columns.v, put.columns.ts, put.columns.channelVersions, put.columns.versionsSeen, put.columns.extra,
-        put.metadataJson, put.tenantId, put.userId,
+        put.metadataJson, put.owner.tenantId, put.owner.userId,
         planner.reserved, messageCount, messageTokens, numbering.epoch, numbering.next,
         planner.items.map((i) => i.seq), planner.items.map((i) => i.type), planner.items.map((i) => i.blob), planner.items.map((i) => i.tokens),
         vals.map((v) => v.channel), vals.map((v) => v.refText),
@@ -348,6 +370,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
         ...sourceParams(planner),
       ];
       let row = await this.storeStatement(threadId, PUT_SQL, params);
+      if (!row.scope_ok) throw threadScopeMismatch(threadId);
       // The parent does not hold an unchanged channel at the checkpoint's version (not LangGraph's
       // way, but a caller may skip checkpoints): take it from the nearest ancestor that does.
       if (row.parent_ok && row.carry_ok === false) row = await this.storeStatement(threadId, PUT_FROM_ANCESTORS_SQL, params);
@@ -360,6 +383,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
       }
       if (row.epoch !== null) {
         this.rememberPut(put, Number(row.epoch), planner, vals);
+        rememberOwner(this.db, threadId, put.owner);
         return;
       }
       ({ thread, numbering } = this.afterConflict(threadId, thread, row));
@@ -385,8 +409,10 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
         planner.items.map((i) => i.seq), planner.items.map((i) => i.type), planner.items.map((i) => i.blob), planner.items.map((i) => i.tokens),
         JSON.stringify(planned),
         ...sourceParams(planner),
+        w.owner.tenantId, w.owner.userId,
       ];
       const row = await this.storeStatement(threadId, PUT_WRITES_SQL, params);
+      if (!row.scope_ok) throw threadScopeMismatch(threadId);
       if (row.ok) {
         if (planner.items.length > 0 && row.epoch !== null) {
           const t = this.learnNumbering(threadId, Number(row.epoch), planner);
@@ -504,11 +530,11 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
    * checkpoint's values and pending writes as the base of the next put (getTuple: the checkpoint a
    * run resumes).
    */
-  private async read(where: string, params: unknown[], limit: number | null, cacheThread: string | undefined, seed: boolean): Promise<CheckpointTuple[]> {
+  private async read(where: string, params: unknown[], limit: number | null, cacheThread: string | undefined, seed: boolean, owner: ThreadOwner): Promise<CheckpointTuple[]> {
     const useReadCache = this.options.readCache ?? true;
     const cached = cacheThread !== undefined ? this.cache.get(cacheThread) : undefined;
     const knownParams = useReadCache && cached ? [cacheThread, cached.epoch, cached.knownMultirange()] : [null, null, "{}"];
-    const { rows } = await queryPrepared<ReadRow>(this.db, readSql(where), [...knownParams, limit, ...params]);
+    const { rows } = await queryPrepared<ReadRow>(this.db, readSql(where), [...knownParams, limit, owner.tenantId, owner.userId, cacheThread ?? null, ...params]);
     const cps: ReadRow[] = [];
     const itemRows = new Map<string, ReadRow[]>();
     const writes = new Map<string, ReadRow[]>();
@@ -519,6 +545,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
         case 2: pushTo(itemRows, row.thread_id, row); break;
         case 3: pushTo(writes, cpKey(row.thread_id, row.ns!, row.a!), row); break;
         case 4: pushTo(sends, cpKey(row.thread_id, row.ns!, row.a!), row); break;
+        case 5: throw threadScopeMismatch(row.thread_id);
       }
     }
     cps.sort((x, y) => compareCodePoints(y.a!, x.a!) || compareCodePoints(y.thread_id, x.thread_id) || compareCodePoints(y.ns!, x.ns!));
@@ -667,8 +694,8 @@ interface PendingPut {
   parentId: string | null;
   columns: CheckpointColumns;
   metadataJson: string;
-  tenantId: string | null;
-  userId: string | null;
+  /** The caller's scope: must be the thread's owner (recorded by the thread's first put). */
+  owner: ThreadOwner;
   values: Record<string, unknown>;
   newVersions: ChannelVersions;
   /** Channels whose version did not change, with that version. */
@@ -677,6 +704,7 @@ interface PendingPut {
 
 interface PendingWrites {
   threadId: string;
+  owner: ThreadOwner;
   ns: string;
   checkpointId: string;
   taskId: string;
@@ -759,10 +787,6 @@ function validateOptions(options: PostgresCheckpointerOptions): void {
   }
   if (options.maxItemRanges !== undefined && !(Number.isInteger(options.maxItemRanges) && options.maxItemRanges >= 1)) throw invalidInput("maxItemRanges", "must be an integer ≥ 1");
   if (options.cacheMaxItems !== undefined && !(Number.isInteger(options.cacheMaxItems) && options.cacheMaxItems >= 0)) throw invalidInput("cacheMaxItems", "must be an integer ≥ 0");
-}
-
-function scopeValue(v: unknown): string | null {
-  return v === undefined || v === null || v === "" ? null : String(v);
 }
 
 function parseJson<T>(text: string, where: () => string): T {

@@ -3,6 +3,7 @@
  * search_path points at the configured schema. Every statement runs unchanged on server Postgres
  * and PGlite. Values are references to numbered items (see `refs.ts`).
  */
+import { ownerMatchesSql } from "../threads/thread-owner-queries.js";
 import { refPairsSql } from "./refs.js";
 import { tsSql } from "./checkpoint-row.js";
 
@@ -51,6 +52,8 @@ export type PutParams = [
 
 /** What a put or putWrites statement reports. */
 export interface StoreRow {
+  /** The caller's scope is the thread's owner (recorded now for a thread not stored yet); false: nothing was stored. */
+  scope_ok: boolean;
   /** Put: the parent exists. */
   parent_ok?: boolean;
   /** Put: the parent holds every unchanged channel at the checkpoint's version. */
@@ -82,10 +85,22 @@ const SOURCES_OK = (base: number) => `
 const CURRENT_THREAD = `FROM (SELECT 1) one LEFT JOIN threads th ON th.thread_id = $1`;
 
 /**
+ * The caller ($tenant, $user) owns thread $1 (migration 0008): recorded now when the thread is new.
+ * A thread row without an owner row (none should exist after 0008's backfill) counts as nobody's,
+ * so a scoped caller never adopts it.
+ */
+const SCOPE_OK = (tenant: number, user: number) => `
+  SELECT CASE WHEN o.thread_id IS NOT NULL THEN ${ownerMatchesSql("o", `$${tenant}`, `$${user}`)}
+              WHEN EXISTS (SELECT 1 FROM threads x WHERE x.thread_id = $1) THEN $${tenant}::text IS NULL AND $${user}::text IS NULL
+              ELSE memory_thread_claim($1::text, $${tenant}::text, $${user}::text) END AS ok
+  FROM (SELECT 1) one LEFT JOIN thread_owners o ON o.thread_id = $1`;
+
+/**
  * Store one checkpoint in one statement: the thread row (owner, activity, token counts, item
  * numbering), the new items, and the checkpoint row with the references of its channel values —
  * new ones from the caller, unchanged ones copied from the parent. Everything is gated on checks,
- * so a failed check stores nothing: the parent exists, the thread's epoch (and, when the put
+ * so a failed check stores nothing: the caller's scope owns the thread (`scope_ok`; its owner is
+ * recorded by the first put, see migration 0008), the parent exists, the thread's epoch (and, when the put
  * reserves item numbers, its counter) is what the caller assumed, the rows whose items are reused
  * still exist (locked FOR KEY SHARE so retention cannot remove them before this commits), and the
  * parent holds every unchanged channel at the version the checkpoint names (else `carry_ok` is
@@ -133,15 +148,14 @@ WITH parent AS (
 ), carry_ok AS (
   SELECT ${carryOk} AS ok
 ), sources_ok AS (${SOURCES_OK(26)}
+), scope_ok AS (${SCOPE_OK(11, 12)}
 ), t AS (
   INSERT INTO threads AS th (thread_id, tenant_id, user_id, next_item_seq, message_count, message_tokens)
   SELECT $1, $11, $12, $17::int8 + $13::int8, coalesce($14::int4, 0), coalesce($15::int8, 0)
-  WHERE (SELECT ok FROM parent_ok) AND (SELECT ok FROM carry_ok) AND (SELECT ok FROM sources_ok)
+  WHERE (SELECT ok FROM scope_ok) AND (SELECT ok FROM parent_ok) AND (SELECT ok FROM carry_ok) AND (SELECT ok FROM sources_ok)
   ON CONFLICT (thread_id) DO UPDATE SET
     next_item_seq = th.next_item_seq + $13::int8,
     updated_at = now(),
-    tenant_id = coalesce(th.tenant_id, EXCLUDED.tenant_id),
-    user_id = coalesce(th.user_id, EXCLUDED.user_id),
     message_count = CASE WHEN $14::int4 IS NULL THEN th.message_count ELSE EXCLUDED.message_count END,
     message_tokens = CASE WHEN $15::int8 IS NULL THEN th.message_tokens ELSE EXCLUDED.message_tokens END
   WHERE th.epoch = $16::int8 AND ($13::int8 = 0 OR th.next_item_seq = $17::int8)
@@ -169,8 +183,8 @@ WITH parent AS (
     metadata = EXCLUDED.metadata,
     vals = EXCLUDED.vals
 )
-SELECT (SELECT ok FROM parent_ok) AS parent_ok, (SELECT ok FROM carry_ok) AS carry_ok, (SELECT ok FROM sources_ok) AS sources_ok,
-       (SELECT epoch FROM t) AS epoch, th.epoch AS cur_epoch, th.next_item_seq AS cur_next
+SELECT (SELECT ok FROM scope_ok) AS scope_ok, (SELECT ok FROM parent_ok) AS parent_ok, (SELECT ok FROM carry_ok) AS carry_ok,
+       (SELECT ok FROM sources_ok) AS sources_ok, (SELECT epoch FROM t) AS epoch, th.epoch AS cur_epoch, th.next_item_seq AS cur_next
 ${CURRENT_THREAD}`;
 }
 
@@ -193,10 +207,14 @@ export type PutWritesParams = [
   /** The task's writes as JSON: [[idx, channel, reference], …]. */
   writes: string,
   ...SourceParams,
+  /** The caller's scope (null, null: none): must be the thread's owner. */
+  tenantId: string | null,
+  userId: string | null,
 ];
 
 /**
- * Store a task's writes in one statement: their new items (the thread row is touched only when
+ * Store a task's writes in one statement, when the caller's scope owns the thread (as in
+ * {@link PUT_SQL}): their new items (the thread row is touched only when
  * there are any: epoch check, counter as in {@link PUT_SQL}) and the task's row, which holds the
  * references of all its writes. Writing a task's writes again merges them: a regular write keeps
  * the first value stored for its idx, a special write (error, interrupt: negative idx) replaces
@@ -204,14 +222,15 @@ export type PutWritesParams = [
  */
 export const PUT_WRITES_SQL = `
 WITH sources_ok AS (${SOURCES_OK(15)}
+), scope_ok AS (${SCOPE_OK(19, 20)}
 ), t AS (
-  INSERT INTO threads AS th (thread_id, next_item_seq)
-  SELECT $1, $8::int8 + $6::int8 WHERE $9::int4 > 0 AND (SELECT ok FROM sources_ok)
+  INSERT INTO threads AS th (thread_id, tenant_id, user_id, next_item_seq)
+  SELECT $1, $19, $20, $8::int8 + $6::int8 WHERE $9::int4 > 0 AND (SELECT ok FROM scope_ok) AND (SELECT ok FROM sources_ok)
   ON CONFLICT (thread_id) DO UPDATE SET next_item_seq = th.next_item_seq + $6::int8, updated_at = now()
   WHERE th.epoch = $7::int8 AND ($6::int8 = 0 OR th.next_item_seq = $8::int8)
   RETURNING th.epoch
 ), ok AS (
-  SELECT CASE WHEN $9::int4 > 0 THEN EXISTS (SELECT 1 FROM t) ELSE (SELECT ok FROM sources_ok) END AS ok
+  SELECT (SELECT ok FROM scope_ok) AND CASE WHEN $9::int4 > 0 THEN EXISTS (SELECT 1 FROM t) ELSE (SELECT ok FROM sources_ok) END AS ok
 ), ins_items AS (
   INSERT INTO checkpoint_items (thread_id, seq, type, blob, tokens)
   SELECT $1, u.seq, u.type, u.blob, u.tokens
@@ -232,8 +251,8 @@ WITH sources_ok AS (${SOURCES_OK(15)}
     ),
     task_path = CASE WHEN cw.task_path = '' THEN EXCLUDED.task_path ELSE cw.task_path END
 )
-SELECT (SELECT ok FROM ok) AS ok, (SELECT ok FROM sources_ok) AS sources_ok, (SELECT epoch FROM t) AS epoch,
-       th.epoch AS cur_epoch, th.next_item_seq AS cur_next
+SELECT (SELECT ok FROM scope_ok) AS scope_ok, (SELECT ok FROM ok) AS ok, (SELECT ok FROM sources_ok) AS sources_ok,
+       (SELECT epoch FROM t) AS epoch, th.epoch AS cur_epoch, th.next_item_seq AS cur_next
 ${CURRENT_THREAD}`;
 
 /** One row of {@link readSql}'s result; `k` says which kind (see the column comments there). */
@@ -257,24 +276,28 @@ export interface ReadRow {
 
 /**
  * Read checkpoints with everything needed to rebuild them, in one statement and one round trip.
- * `where` filters `checkpoints c` (parameters from $5 on); $1–$3 say which items the caller
+ * `where` filters `checkpoints c` (parameters from $8 on); $1–$3 say which items the caller
  * already holds for one thread ($1 thread, $2 epoch, $3 int8multirange), so a repeated read of a
- * long conversation fetches only what it has not seen; $4 is the limit (null: none). The text
+ * long conversation fetches only what it has not seen; $4 is the limit (null: none). Only threads
+ * the caller's scope ($5 tenant, $6 user; NULLs: none) owns are read (migration 0008); with $7, the
+ * one thread the read is about, a row of kind 5 says that thread is another scope's (nothing else
+ * is returned for it). The text
  * depends only on the shape of `where`, so each shape is prepared once per connection. Each item
  * is fetched once however many of the checkpoints and writes refer to it.
  *
  * Row kinds: 0 checkpoint (a id, b parent, c channel_versions, d metadata, e vals, f
  * versions_seen, g extra (json texts), h ts (ISO text), v, n epoch, m next_item_seq); 2 item (c
  * type, blob, n seq, m tokens); 3 a task's pending writes (ns, a checkpoint, b task, d writes
- * json, e path); 4 the same for a pre-v4 checkpoint's parent, whose pending sends it needs.
+ * json, e path); 4 the same for a pre-v4 checkpoint's parent, whose pending sends it needs; 5
+ * the thread $7 is not the caller's.
  */
 export function readSql(where: string): string {
   return `
 WITH cps AS (
   SELECT c.thread_id, c.checkpoint_ns, c.checkpoint_id, c.parent_checkpoint_id, c.v, c.ts, c.channel_versions,
          c.versions_seen, c.extra, c.metadata, c.vals
-  FROM checkpoints c
-  WHERE ${where}
+  FROM checkpoints c LEFT JOIN thread_owners o ON o.thread_id = c.thread_id
+  WHERE ${where} AND ${ownerMatchesSql("o", "$5", "$6")}
   ORDER BY c.checkpoint_id DESC, c.thread_id DESC, c.checkpoint_ns DESC
   LIMIT $4::int8
 ), ws AS (
@@ -317,23 +340,30 @@ SELECT 2, its.thread_id, NULL, NULL, NULL, its.type, NULL, NULL, NULL, NULL, NUL
 FROM its
 UNION ALL
 SELECT ws.k, ws.thread_id, ws.checkpoint_ns, ws.checkpoint_id, ws.task_id, NULL, ws.writes::text, ws.task_path, NULL, NULL, NULL, NULL, NULL, NULL, NULL
-FROM ws`;
+FROM ws
+UNION ALL
+SELECT 5, $7::text, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+FROM (SELECT 1) one LEFT JOIN thread_owners o ON o.thread_id = $7::text
+WHERE $7::text IS NOT NULL AND NOT ${ownerMatchesSql("o", "$5", "$6")}
+  AND (o.thread_id IS NOT NULL OR EXISTS (SELECT 1 FROM threads x WHERE x.thread_id = $7::text))`;
 }
 
-/** Remove every row of one thread, in one statement. */
+/** Remove every row of one thread, in one statement, and its owner (the id is free again). */
 export const DELETE_THREAD_SQL = `
 WITH w AS (DELETE FROM checkpoint_writes WHERE thread_id = $1),
      i AS (DELETE FROM checkpoint_items WHERE thread_id = $1),
-     c AS (DELETE FROM checkpoints WHERE thread_id = $1)
+     c AS (DELETE FROM checkpoints WHERE thread_id = $1),
+     o AS (DELETE FROM thread_owners WHERE thread_id = $1)
 DELETE FROM threads WHERE thread_id = $1`;
 
-/** Remove threads idle for longer than $1 seconds with all their rows; returns their ids. */
+/** Remove threads idle for longer than $1 seconds with all their rows and owners; returns their ids. */
 export const SWEEP_IDLE_THREADS_SQL = `
 WITH dead AS (
   DELETE FROM threads WHERE updated_at < now() - make_interval(secs => $1::float8) RETURNING thread_id
 ), w AS (DELETE FROM checkpoint_writes x USING dead WHERE x.thread_id = dead.thread_id),
    i AS (DELETE FROM checkpoint_items x USING dead WHERE x.thread_id = dead.thread_id),
-   c AS (DELETE FROM checkpoints x USING dead WHERE x.thread_id = dead.thread_id)
+   c AS (DELETE FROM checkpoints x USING dead WHERE x.thread_id = dead.thread_id),
+   o AS (DELETE FROM thread_owners x USING dead WHERE x.thread_id = dead.thread_id)
 SELECT thread_id FROM dead`;
 
 /** What retention needs to plan: every checkpoint of a thread with its links and stored channels. */
@@ -370,5 +400,5 @@ WITH refs AS (
 DELETE FROM checkpoint_items i WHERE i.thread_id = $1 AND NOT (i.seq <@ (SELECT m FROM keep))
 RETURNING i.seq`;
 
-/** Empty every checkpointer table (tests and benchmarks only). */
-export const TRUNCATE_SQL = "TRUNCATE threads, checkpoints, checkpoint_items, checkpoint_writes";
+/** Empty every checkpointer table and the thread owners (tests and benchmarks only). */
+export const TRUNCATE_SQL = "TRUNCATE threads, checkpoints, checkpoint_items, checkpoint_writes, thread_owners";

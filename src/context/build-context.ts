@@ -10,6 +10,7 @@ import { messageText } from "../summarization/transcript.js";
 import { splitAtWatermark } from "../summarization/watermark.js";
 import { fitSummary, formatSummary } from "./format-summary.js";
 import { renderMemoryBlock } from "./memory-block.js";
+import { readMemories, readProfile, readRules, readSummary } from "../state/state-schemas.js";
 
 export const SUMMARY_BLOCK_OPEN = "<conversation_summary>";
 export const SUMMARY_BLOCK_CLOSE = "</conversation_summary>";
@@ -77,7 +78,8 @@ export interface BuildContextResult {
  * (profile, behavioral rules, memories, past sessions; each fitted by whole items), the rolling
  * summary as a labelled block, then the newest messages that fit, tool pairs whole, as a valid
  * OpenAI-style sequence. Rules share the system budget; the summary shares the recent-messages
- * budget. Pure and synchronous; token counts are cached, so a 200-turn thread takes well under 1 ms.
+ * budget. Malformed sections (a summary or memory of the wrong shape) are left out. Pure and
+ * synchronous; token counts are cached, so a 200-turn thread takes well under 1 ms.
  *
  * @example
  * const { messages, usage } = buildContext({
@@ -88,7 +90,18 @@ export interface BuildContextResult {
  * const reply = await model.invoke(messages);
  * return { messages: [reply], memoryUsage: usage };
  */
-export function buildContext(input: BuildContextInput): BuildContextResult {
+export function buildContext(given: BuildContextInput): BuildContextResult {
+  // The sections usually come from graph state, which may hold values of older versions, other
+  // writers or a client: what is malformed is left out rather than failing the turn.
+  const input: BuildContextInput = {
+    ...given,
+    summary: readSummary(given.summary),
+    profile: readProfile(given.profile),
+    rules: readRules(given.rules),
+    memories: readMemories(given.memories),
+    pastSessions: readMemories(given.pastSessions),
+    messages: Array.isArray(given.messages) ? given.messages : [],
+  };
   const budgets = resolveBudgets(input.budget);
   const encoding = resolveEncoding(input);
   const split = splitAtWatermark(input.messages, input.summary);

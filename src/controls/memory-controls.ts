@@ -13,6 +13,7 @@ import type { ExportedRule } from "../procedural/rule-types.js";
 import { exportRule } from "../procedural/rule-queries.js";
 import { MemorySettingsStore, setOptedOutIn } from "./settings-store.js";
 import { consumeConfirmation, issueConfirmation } from "./confirmation-tokens.js";
+import { forgetOwners } from "../threads/verified-owners.js";
 import { deleteThreadsAfterCommit, deleteUserDataIn, deleteUserJobsIn, type DeletedCounts, type ThreadDeletion } from "./user-data.js";
 import { USER_EXPORT_FORMAT, USER_EXPORT_VERSION, parseUserExport, type UserExport } from "./user-export.js";
 import { systemClock, type Clock } from "./clock.js";
@@ -449,7 +450,7 @@ export class MemoryControls {
    * opt-out). Used by the retention sweep's purge too.
    */
   async purgeUser(s: UserScope, audit: { via: string; actor?: string | null }, before?: (tx: Queryable) => Promise<void>): Promise<DeletedCounts> {
-    const { counts, threadIds } = await this.db.transaction(async (tx) => {
+    const { counts, threadIds, deletedThreadIds } = await this.db.transaction(async (tx) => {
       await before?.(tx);
       const result = await deleteUserDataIn(tx, s, { profiles: this.profiles, rules: this.rules, threads: this.threads }, audit);
       await tx.query(
@@ -460,6 +461,7 @@ export class MemoryControls {
     }, { scope: s });
     // Nothing of the user stays in this process's candidate cache either.
     this.store.candidateCache?.forget(s);
+    forgetOwners(this.db, deletedThreadIds);
     if (threadIds.length > 0 && this.threads && typeof this.threads === "object") {
       counts.threads = await deleteThreadsAfterCommit(this.db, s, this.threads, threadIds, audit);
     }

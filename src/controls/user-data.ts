@@ -8,12 +8,26 @@ import type { UserScope } from "../extraction/write-targets.js";
 import { recordDeletion, type DeletionContext } from "../store/deletion-audit.js";
 import type { ProfileStore } from "../profile/profile-store.js";
 import type { RuleStore } from "../procedural/rule-store.js";
+import { DELETE_USER_THREAD_OWNERS_SQL } from "../threads/thread-owner-queries.js";
+import { forgetOwners } from "../threads/verified-owners.js";
 
-/** How a user's conversation threads are deleted. */
+/**
+ * How a user's conversation threads are deleted. Which threads are the user's is what migration
+ * 0008's `thread_owners` recorded (by the checkpointer and by the memory nodes, whichever
+ * checkpointer held the thread): never a thread of anyone else.
+ */
 export type ThreadDeletion =
-  /** Through a checkpointer's public API (any LangGraph `BaseCheckpointSaver` has `deleteThread`). */
+  /**
+   * Through a checkpointer's public API (any LangGraph `BaseCheckpointSaver` has `deleteThread`):
+   * every thread recorded as the user's, then their owner records.
+   */
   | { deleteThread(threadId: string): Promise<void> }
-  /** Plain SQL on the checkpointer tables of this schema (`threads`, `checkpoints`, `checkpoint_items`, `checkpoint_writes`). */
+  /**
+   * Plain SQL on the checkpointer tables of this schema (`threads`, `checkpoints`,
+   * `checkpoint_items`, `checkpoint_writes`) and the owner records of the threads deleted there.
+   * The owner record of a thread another checkpointer holds stays, so its id cannot be taken over
+   * while that checkpointer still has the conversation.
+   */
   | "sql"
   /** Leave threads alone (e.g. the app keeps conversations elsewhere and deletes them itself). */
   | false;
@@ -61,7 +75,7 @@ export async function deleteUserDataIn(
   s: UserScope,
   deps: UserDataDeps,
   audit: DeletionContext & { via: string },
-): Promise<{ counts: DeletedCounts; threadIds: string[] }> {
+): Promise<{ counts: DeletedCounts; threadIds: string[]; deletedThreadIds: string[] }> {
   const jobs = await deleteUserJobsIn(tx, s);
   await recordDeletion(tx, s, "job", jobs, audit);
   const memories = (await tx.query("DELETE FROM memories WHERE scope = 'user' AND tenant_id = $1 AND user_id = $2", [s.tenantId, s.userId])).rowCount;
@@ -73,23 +87,26 @@ export async function deleteUserDataIn(
   const rules = await deps.rules.deleteUserRulesIn(tx, s, audit);
   const confirmations = (await tx.query("DELETE FROM memory_confirmations WHERE tenant_id = $1 AND user_id = $2", [s.tenantId, s.userId])).rowCount;
   await recordDeletion(tx, s, "confirmation", confirmations, audit);
-  let threads = 0;
   let threadIds: string[] = [];
+  let deletedThreadIds: string[] = [];
   if (deps.threads === "sql") {
-    threads = await deleteThreadsSql(tx, s);
-    await recordDeletion(tx, s, "thread", threads, audit);
+    deletedThreadIds = await deleteThreadsSql(tx, s);
+    await recordDeletion(tx, s, "thread", deletedThreadIds.length, audit);
   } else if (deps.threads) {
-    threadIds = (await tx.query<{ thread_id: string }>("SELECT thread_id FROM threads WHERE tenant_id = $1 AND user_id = $2 ORDER BY thread_id", [s.tenantId, s.userId])).rows.map(
-      (r) => r.thread_id,
-    );
+    threadIds = (await tx.query<{ thread_id: string }>(USER_THREADS_SQL, [s.tenantId, s.userId])).rows.map((r) => r.thread_id);
   }
-  return { counts: { memories, profile: profile.profile, profileHistory: profile.history, rules, jobs, threads, confirmations }, threadIds };
+  return {
+    counts: { memories, profile: profile.profile, profileHistory: profile.history, rules, jobs, threads: deletedThreadIds.length, confirmations },
+    threadIds,
+    deletedThreadIds,
+  };
 }
 
 /**
  * After the data transaction committed: delete the listed threads through the checkpointer (so its
- * in-process caches drop them too), then audit them. A failure leaves the remaining threads and
- * throws DB_QUERY_FAILED naming how many are left (the rest of the deletion stands).
+ * in-process caches drop them too), then their owner records, then audit them. A failure leaves the
+ * remaining threads and throws DB_QUERY_FAILED naming how many are left (the rest of the deletion
+ * stands).
  */
 export async function deleteThreadsAfterCommit(
   db: Database,
@@ -109,7 +126,15 @@ export async function deleteThreadsAfterCommit(
       break;
     }
   }
-  if (done > 0) await db.transaction((tx) => recordDeletion(tx, s, "thread", done, audit), { scope: s });
+  if (done > 0) {
+    const deleted = threadIds.slice(0, done);
+    await db.transaction(async (tx) => {
+      // A saver other than ours does not know them: only this user's records of the deleted threads.
+      await tx.query(DELETE_USER_THREAD_OWNERS_SQL, [deleted, s.tenantId, s.userId]);
+      await recordDeletion(tx, s, "thread", done, audit);
+    }, { scope: s });
+    forgetOwners(db, deleted);
+  }
   if (failure !== undefined) {
     throw new MemoryError(ErrorCodes.DB_QUERY_FAILED, `deleted ${done} of ${threadIds.length} threads before the checkpointer failed; delete the rest again`, {
       retryable: true,
@@ -120,17 +145,22 @@ export async function deleteThreadsAfterCommit(
   return done;
 }
 
-/** The checkpointer's rows of every thread of the user, in one statement (the same tables `deleteThread` clears). */
-async function deleteThreadsSql(tx: Queryable, s: UserScope): Promise<number> {
-  const exists = (await tx.query<{ t: string | null }>("SELECT to_regclass('threads')::text AS t")).rows[0]?.t;
-  if (!exists) return 0;
-  const { rowCount } = await tx.query(
-    `WITH t AS (SELECT thread_id FROM threads WHERE tenant_id = $1 AND user_id = $2),
+/** The threads recorded as the user's (migration 0008), whichever checkpointer holds them. */
+const USER_THREADS_SQL = "SELECT thread_id FROM thread_owners WHERE tenant_id = $1 AND user_id = $2 ORDER BY thread_id";
+
+/**
+ * The checkpointer's rows of every thread of the user, and those threads' owner records, in one
+ * statement (the same tables `deleteThread` clears). Returns the deleted thread ids.
+ */
+async function deleteThreadsSql(tx: Queryable, s: UserScope): Promise<string[]> {
+  const { rows } = await tx.query<{ thread_id: string }>(
+    `WITH t AS (SELECT o.thread_id FROM thread_owners o JOIN threads th ON th.thread_id = o.thread_id WHERE o.tenant_id = $1 AND o.user_id = $2),
           w AS (DELETE FROM checkpoint_writes x USING t WHERE x.thread_id = t.thread_id),
           i AS (DELETE FROM checkpoint_items x USING t WHERE x.thread_id = t.thread_id),
-          c AS (DELETE FROM checkpoints x USING t WHERE x.thread_id = t.thread_id)
-     DELETE FROM threads x USING t WHERE x.thread_id = t.thread_id`,
+          c AS (DELETE FROM checkpoints x USING t WHERE x.thread_id = t.thread_id),
+          o AS (DELETE FROM thread_owners x USING t WHERE x.thread_id = t.thread_id)
+     DELETE FROM threads x USING t WHERE x.thread_id = t.thread_id RETURNING x.thread_id`,
     [s.tenantId, s.userId],
   );
-  return rowCount;
+  return rows.map((r) => r.thread_id);
 }

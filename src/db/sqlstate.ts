@@ -22,6 +22,8 @@ export const SqlState = {
   TOO_MANY_CONNECTIONS: "53300",
   QUERY_CANCELED: "57014",
   DISK_FULL: "53100",
+  /** Ours (migration 0008): the thread belongs to another tenant or user. */
+  THREAD_SCOPE_MISMATCH: "LGM01",
 } as const;
 
 const CONNECTION_STATES = new Set<string>([

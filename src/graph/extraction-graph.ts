@@ -6,6 +6,7 @@ import type { WriteReport } from "../extraction/write/write-report.js";
 import { scopeFromConfig } from "../retrieval/scope-from-config.js";
 import { memoryGetter, type MemorySource } from "./memory-source.js";
 import { writeTargetsOf } from "./write-targets.js";
+import { ExtractionGraphInputSchema, ExtractionGraphOutputSchema, MemoryScopeConfigSchema } from "./graph-schemas.js";
 
 /**
  * State of the extraction graph: the input is an extraction payload as `schedule_extraction`
@@ -23,6 +24,8 @@ export const ExtractionGraphAnnotation = Annotation.Root({
  * the memory's store, model and write targets, in the scope of `config.configurable` (`tenant_id`,
  * `user_id`; missing → SCOPE_REQUIRED). What a LangGraph Platform background run executes
  * instead of a worker; idempotent like the job (the same payload twice writes each memory once).
+ * The input is the payload only (`report` is output), and the payload's thread must be the
+ * configured user's (THREAD_SCOPE_MISMATCH otherwise, nothing written).
  *
  * @example
  * const graph = createExtractionGraph(memory);
@@ -31,7 +34,7 @@ export const ExtractionGraphAnnotation = Annotation.Root({
  */
 export function createExtractionGraph(source: MemorySource) {
   const getMemory = memoryGetter(source);
-  return new StateGraph(ExtractionGraphAnnotation)
+  return new StateGraph(ExtractionGraphAnnotation, { input: ExtractionGraphInputSchema, output: ExtractionGraphOutputSchema, context: MemoryScopeConfigSchema })
     .addNode("extract_memories", async (state: typeof ExtractionGraphAnnotation.State, config: RunnableConfig) => {
       const scope = scopeFromConfig(config);
       const memory = await getMemory();

@@ -12,3 +12,4 @@ export { memoryWorker, type MemoryWorkerOptions } from "./memory-worker.js";
 export { sharedMemory, closeSharedMemory, sharedMemoryWorker, graphMemorySettings, GRAPH_ENV_VARS, type GraphExtractionMode, type GraphMemorySettings } from "./memory-from-env.js";
 export { createExtractionGraph, ExtractionGraphAnnotation } from "./extraction-graph.js";
 export { reactAgentMemory, memoryMiddleware, MemoryMiddlewareState, type PrebuiltMemoryOptions } from "./prebuilt.js";
+export { MemoryGraphInputSchema, MemoryGraphOutputSchema, MemoryRunConfigSchema, MemoryScopeConfigSchema, ExtractionGraphInputSchema, ExtractionGraphOutputSchema } from "./graph-schemas.js";

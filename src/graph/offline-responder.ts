@@ -1,6 +1,7 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { MemoryPromptState } from "./memory-prompt.js";
 import type { RetrievedMemory } from "../state/types.js";
+import { readMemories, readProfile, readRules, readSummary } from "../state/state-schemas.js";
 
 /** Every offline answer starts with this label, so nobody mistakes it for a model's answer. */
 export const OFFLINE_RESPONDER_LABEL = "[offline responder]";
@@ -38,15 +39,17 @@ export interface OfflineAnswerOptions {
 export function offlineAnswer(state: MemoryPromptState, options: OfflineAnswerOptions = {}): string {
   const maxQuote = options.maxQuoteChars ?? 160;
   const parts: string[] = [];
-  const memories = (state.memories ?? []).slice(0, options.maxMemories ?? 3);
+  // Malformed sections (older versions, other writers) are left out, as in buildContext.
+  const memories = readMemories(state.memories).slice(0, options.maxMemories ?? 3);
   if (memories.length > 0) parts.push(`From memory: ${memories.map((m) => quoteMemory(m, maxQuote)).join("; ")}.`);
-  const profile = Object.entries(state.profile ?? {}).filter(([, v]) => v !== null && v !== undefined && v !== "");
+  const profile = Object.entries(readProfile(state.profile) ?? {}).filter(([, v]) => v !== null && v !== undefined && v !== "");
   if (profile.length > 0) parts.push(`Profile: ${profile.map(([k, v]) => `${k} ${typeof v === "string" ? v : JSON.stringify(v)}`).join(", ")}.`);
-  const rules = state.rules ?? [];
+  const rules = readRules(state.rules);
   if (rules.length > 0) parts.push(`Rules I follow: ${rules.map((r) => r.text).join(" ")}`);
-  const sessions = (state.pastSessions ?? []).slice(0, options.maxPastSessions ?? 1);
+  const sessions = readMemories(state.pastSessions).slice(0, options.maxPastSessions ?? 1);
   if (sessions.length > 0) parts.push(`From an earlier session: ${sessions.map((s) => quoteMemory(s, Math.min(maxQuote, 100))).join("; ")}.`);
-  if (state.summary?.text) parts.push(`This conversation so far: ${clip(state.summary.text.replace(/\s+/g, " "), maxQuote)}`);
+  const summary = readSummary(state.summary);
+  if (summary?.text) parts.push(`This conversation so far: ${clip(summary.text.replace(/\s+/g, " "), maxQuote)}`);
   const body = parts.length > 0 ? parts.join(" ") : "Nothing in memory relates to this message yet.";
   return `${OFFLINE_RESPONDER_LABEL} ${body} ${OFFLINE_RESPONDER_HINT}`;
 }

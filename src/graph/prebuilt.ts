@@ -39,8 +39,9 @@ export function reactAgentMemory(memory: LangGraphMemory, options: PrebuiltMemor
     tools: memoryToolsFor(memory),
     prompt: (state: MemoryPromptState): BaseMessage[] => memoryPrompt(state, { system, budgets }),
     preModelHook: async (state: MemoryTurnState, config: LangGraphRunnableConfig) => {
-      // After a tool call the turn's memory is already loaded.
-      if (lastType(state.messages) !== "human") return {};
+      // After a tool call the turn's memory is already loaded — unless the channels hold values the
+      // load step did not return (a client's input): `recheck` loads again then.
+      if (lastType(state.messages) !== "human") return steps.recheck(state, config);
       const loaded = await steps.load(state, config);
       const summarized = await steps.summarize(state, config);
       return { ...loaded, ...summarized };
@@ -51,16 +52,18 @@ export function reactAgentMemory(memory: LangGraphMemory, options: PrebuiltMemor
 
 /**
  * The memory channels without `messages` (the agent has its own), as the zod state a middleware
- * adds: last write wins, as in `MemoryStateSpec`.
+ * adds: last write wins, as in `MemoryStateSpec`. Any value is accepted here: `beforeAgent`
+ * rewrites these channels every invocation and drops a summary it did not seal, so what a client
+ * sends in them never reaches the model, and a malformed one does not fail the run either.
  */
 export const MemoryMiddlewareState = z.object({
   summary: z.custom<SessionSummary | null>().nullable().default(null),
   profile: z.custom<ProfileDocument | null>().nullable().default(null),
-  rules: z.array(z.custom<ActiveRule>()).default([]),
-  memories: z.array(z.custom<RetrievedMemory>()).default([]),
-  pastSessions: z.array(z.custom<RetrievedMemory>()).default([]),
+  rules: z.custom<ActiveRule[]>().default([]),
+  memories: z.custom<RetrievedMemory[]>().default([]),
+  pastSessions: z.custom<RetrievedMemory[]>().default([]),
   memoryUsage: z.custom<MemoryUsage | null>().nullable().default(null),
-  extractedThroughMessageId: z.string().nullable().default(null),
+  extractedThroughMessageId: z.custom<string | null>().default(null),
 });
 
 /**

@@ -1,4 +1,4 @@
-import type { BaseMessage } from "@langchain/core/messages";
+import type { BaseMessage, RemoveMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { Budgets } from "../config.js";
 import { ErrorCodes, invalidInput, isMemoryError } from "../errors.js";
@@ -10,7 +10,10 @@ import { indexSessionNow } from "../sessions/index-session-now.js";
 import type { IndexSessionResult } from "../sessions/index-session.js";
 import { createPastSessionsLoader, type PastSessionsLoaderOptions } from "../sessions/past-sessions.js";
 import type { SessionSummary } from "../state/types.js";
-import { createSummarizationNode, type SummarizationNodeOptions, type SummarizationNodeUpdate } from "../summarization/summarization-node.js";
+import { createSummarizationNode, type SummarizationNodeOptions } from "../summarization/summarization-node.js";
+import { sealKey } from "../db/seal-keys.js";
+import { sealSummary, verifySummary } from "../state/summary-seal.js";
+import { requireThreadOwner } from "../threads/require-thread-owner.js";
 import { memoryGetter, type MemorySource } from "./memory-source.js";
 import { isOfflineAnswer } from "./offline-responder.js";
 import { requireRunScope } from "./run-scope.js";
@@ -67,14 +70,47 @@ export interface MemoryTurnState {
   messages: BaseMessage[];
   summary?: SessionSummary | null;
   extractedThroughMessageId?: string | null;
+  /** The channels the load step writes: read only to tell whether they still hold what it wrote. */
+  profile?: unknown;
+  rules?: unknown;
+  memories?: unknown;
+  pastSessions?: unknown;
+  memoryUsage?: unknown;
+}
+
+/**
+ * What the load step returns: every memory channel it owns, each turn — what the load node found,
+ * and empty for sections that are off — so no value a client put into these channels (a graph's
+ * input, the LangGraph API's update-state) survives to the prompt.
+ */
+export type MemoryLoadUpdate = LoadMemoryResult & Required<Pick<LoadMemoryResult, "profile" | "rules" | "pastSessions">>;
+
+/** What the summarize step returns: a new (sealed) summary, or null when the state held one the memory steps did not write. */
+export interface MemorySummaryUpdate {
+  summary?: SessionSummary | null;
+  messages?: RemoveMessage[];
 }
 
 /** The three steps around an agent, as graph nodes (what `withMemory`, `reactAgentMemory` and `memoryMiddleware` run). */
 export interface MemoryTurnSteps {
-  /** Check the scope, then profile, rules, memories and past sessions for the latest user message. */
-  load(state: MemoryTurnState, config: RunnableConfig): Promise<LoadMemoryResult>;
-  /** The rolling summary when history passes its trigger (indexed as the thread's past session). */
-  summarize(state: MemoryTurnState, config: RunnableConfig): Promise<SummarizationNodeUpdate>;
+  /**
+   * Check the scope and the thread's owner, then profile, rules, memories and past sessions for
+   * the latest user message; the memory channels are overwritten every turn.
+   */
+  load(state: MemoryTurnState, config: RunnableConfig): Promise<MemoryLoadUpdate>;
+  /**
+   * The rolling summary when history passes its trigger (indexed as the thread's past session),
+   * sealed for the thread; a summary in the state without a valid seal (planted, malformed,
+   * another thread's) is dropped first.
+   */
+  summarize(state: MemoryTurnState, config: RunnableConfig): Promise<MemorySummaryUpdate>;
+  /**
+   * For a later model call of the same turn (after tool calls), where load and summarize already
+   * ran: nothing when the memory channels still hold the very values this process's load step
+   * returned (a client cannot forge object identity), else a fresh load; and the summary dropped
+   * when its seal is not valid. No summarisation.
+   */
+  recheck(state: MemoryTurnState, config: RunnableConfig): Promise<Partial<MemoryLoadUpdate> & MemorySummaryUpdate>;
   /** After the answer: queue (or run) extraction, and index a short session. */
   finish(state: MemoryTurnState, config: RunnableConfig, options?: { watermark?: boolean }): Promise<{ extractedThroughMessageId?: string }>;
   /** The memory, opened on first use. */
@@ -83,6 +119,8 @@ export interface MemoryTurnSteps {
 
 interface Built {
   memory: LangGraphMemory;
+  /** Key of the summary seals (the memory database's). */
+  sealKey: Uint8Array;
   load: ReturnType<typeof createLoadMemoryNode>;
   summarize: ReturnType<typeof createSummarizationNode> | null;
   schedule: ReturnType<typeof createScheduleExtractionNode> | null;
@@ -105,10 +143,16 @@ export function createMemoryTurnSteps(options: MemoryStepsOptions): MemoryTurnSt
   if (shortSessions && !(Number.isInteger(shortSessions.minTurns) && shortSessions.minTurns >= 1)) throw invalidInput("shortSessions.minTurns", "must be a positive integer");
   const emit = options.onEvent ?? (() => undefined);
 
+  // The updates the load step returned, by their memoryUsage object (see `recheck`).
+  const loadedBy = new WeakMap<object, MemoryLoadUpdate>();
+  const stillLoaded = (state: MemoryTurnState): boolean => {
+    const u = state.memoryUsage !== null && typeof state.memoryUsage === "object" ? loadedBy.get(state.memoryUsage) : undefined;
+    return !!u && u.memories === state.memories && u.profile === state.profile && u.rules === state.rules && u.pastSessions === state.pastSessions;
+  };
   let built: Promise<Built> | undefined;
   const steps = (): Promise<Built> => {
     built ??= getMemory()
-      .then((memory) => buildSteps(memory, options, extraction, emit, onError))
+      .then(async (memory) => buildSteps(memory, await sealKey(memory.db, "summary"), options, extraction, emit, onError))
       .catch((err) => {
         built = undefined;
         throw err;
@@ -116,19 +160,40 @@ export function createMemoryTurnSteps(options: MemoryStepsOptions): MemoryTurnSt
     return built;
   };
 
+  const load = async (state: MemoryTurnState, config: RunnableConfig): Promise<MemoryLoadUpdate> => {
+    requireRunScope(config);
+    const loaded = await (await steps()).load(state, config);
+    const update = { profile: null, rules: [], pastSessions: [], ...loaded } as MemoryLoadUpdate;
+    loadedBy.set(update.memoryUsage, update);
+    return update;
+  };
+
   return {
     memory: getMemory,
-    async load(state, config) {
-      requireRunScope(config);
-      return (await steps()).load(state, config);
+    load,
+    async recheck(state, config) {
+      const scope = requireRunScope(config);
+      const { sealKey: key } = await steps();
+      const loaded = stillLoaded(state) ? {} : await load(state, config);
+      const dropped = state.summary !== undefined && state.summary !== null && verifySummary(state.summary, key, scope) === null;
+      return dropped ? { ...loaded, summary: null } : loaded;
     },
     async summarize(state, config) {
-      const { summarize } = await steps();
-      return summarize ? summarize({ ...state, messages: conversationOf(state.messages) }, config) : {};
+      const scope = requireRunScope(config);
+      const { memory, summarize, sealKey: key } = await steps();
+      // The load step verified the thread in this run (no round trip then); alone, this checks it.
+      await requireThreadOwner(memory.db, scope.threadId, scope);
+      const current = verifySummary(state.summary, key, scope);
+      const dropped = state.summary !== undefined && state.summary !== null && current === null;
+      if (!summarize) return dropped ? { summary: null } : {};
+      const update = await summarize({ ...state, summary: current, messages: conversationOf(state.messages) }, config);
+      if (update.summary) return { ...update, summary: sealSummary(update.summary, key, scope) };
+      return dropped ? { ...update, summary: null } : update;
     },
     async finish(state, config, finishOptions = {}) {
       const scope = requireRunScope(config);
       const { memory, schedule } = await steps();
+      await requireThreadOwner(memory.db, scope.threadId, scope);
       let update: { extractedThroughMessageId?: string } = {};
       if (schedule) {
         update = await schedule(state, config);
@@ -153,6 +218,7 @@ export function createMemoryTurnSteps(options: MemoryStepsOptions): MemoryTurnSt
 
 function buildSteps(
   memory: LangGraphMemory,
+  key: Uint8Array,
   options: MemoryStepsOptions,
   extraction: "queue" | "inline" | false,
   emit: (e: MemoryTurnEvent) => void,
@@ -193,7 +259,7 @@ function buildSteps(
           onReport: (report, ctx) => emit({ type: "extracted", threadId: ctx.threadId, report }),
           onError: (err) => onError(err, "extraction"),
         });
-  return { memory, load, summarize, schedule };
+  return { memory, sealKey: key, load, summarize, schedule };
 }
 
 /**

@@ -6,6 +6,7 @@ import { invalidInput } from "../errors.js";
 import { ExtractionStateSpec } from "../extraction/node/extraction-state.js";
 import { MemoryStateSpec } from "../state/annotation.js";
 import { createMemoryTurnSteps, type MemoryStepsOptions, type MemoryTurnState } from "./turn-steps.js";
+import { MemoryGraphInputSchema, MemoryGraphOutputSchema, MemoryRunConfigSchema } from "./graph-schemas.js";
 
 /** The node names `withMemory` adds (`agent` and `tools` only when it adds those for you). */
 export const MEMORY_NODES = {
@@ -57,10 +58,14 @@ const MEMORY_CHANNELS = ["messages", "summary", "profile", "rules", "memories", 
  * (`tenant_id`, `user_id`, `thread_id`): a run without them fails with SCOPE_REQUIRED before
  * anything is read.
  *
- * Two forms: `withMemory({ memory, agent, tools })` builds a new graph on `MemoryGraphAnnotation`;
- * `withMemory(builder, { memory, agent: "agent" })` wires an existing `StateGraph` whose state
- * spreads `MemoryStateSpec` (your agent node, and tools node if any, must have no edges yet).
- * Compile as usual, with the memory's checkpointer or any other.
+ * Two forms: `withMemory({ memory, agent, tools })` builds a new graph on `MemoryGraphAnnotation`
+ * whose input is `messages` only and whose configuration schema (`tenant_id`, `user_id`,
+ * `task_type`) the LangGraph API shows in Studio; `withMemory(builder, { memory, agent: "agent" })`
+ * wires an existing `StateGraph` whose state spreads `MemoryStateSpec` (your agent node, and tools
+ * node if any, must have no edges yet). Either way the memory channels are the memory steps' own:
+ * the load step overwrites them every turn and a summary the steps did not seal is dropped, so a
+ * value a client puts there never reaches the prompt. Compile as usual, with the memory's
+ * checkpointer or any other; a thread belongs to the tenant and user that started it.
  *
  * @example
  * const memory = await createMemory();
@@ -77,7 +82,10 @@ export function withMemory(builderOrOptions: AnyStateGraph | WithMemoryOptions, 
   const isBuilder = builderOrOptions instanceof StateGraph;
   const options = (isBuilder ? maybeOptions : builderOrOptions) as WithMemoryOptions | undefined;
   if (!options || typeof options !== "object") throw invalidInput("options", "withMemory(builder, { memory, agent }) or withMemory({ memory, agent })");
-  const builder: AnyStateGraph = isBuilder ? (builderOrOptions as AnyStateGraph) : new StateGraph(MemoryGraphAnnotation);
+  // A new graph takes messages only: the memory channels are not part of its input (see graph-schemas.ts).
+  const builder: AnyStateGraph = isBuilder
+    ? (builderOrOptions as AnyStateGraph)
+    : (new StateGraph(MemoryGraphAnnotation, { input: MemoryGraphInputSchema, output: MemoryGraphOutputSchema, context: MemoryRunConfigSchema }) as unknown as AnyStateGraph);
   for (const channel of MEMORY_CHANNELS) {
     if (!(channel in builder.channels)) throw invalidInput("builder", `the graph's state has no "${channel}" channel: spread MemoryStateSpec into it (Annotation.Root({ ...MemoryStateSpec, … }))`);
   }

@@ -338,7 +338,8 @@ export class JobWorker {
           this.emit({ type: "lease_lost", ...base });
           return "lease_lost";
         }
-        const r = await this.queue.fail(job, err);
+        // A job for a thread of another scope can never succeed: fail it now, without retries.
+        const r = await this.queue.fail(job, err, { permanent: isMemoryError(err, ErrorCodes.THREAD_SCOPE_MISMATCH) });
         if (r.state === "pending") {
           this.emit({ type: "retry", ...base, error: r.error, runAfter: r.runAfter });
           return "retried";

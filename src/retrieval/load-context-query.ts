@@ -3,9 +3,13 @@
  * the opt-out flag, the profile document, the approved rules and the hybrid search candidates of
  * one user in a single PL/pgSQL call, whose plans Postgres caches per session. A caller holding
  * the user's memories in its cache calls `memory_load_head` instead: the same context, the
- * memories version and, while that is current, the query's lexemes — no search.
+ * memories version and, while that is current, the query's lexemes — no search. For a turn of a
+ * thread, migration 0008's `memory_thread_load_context` / `memory_thread_load_head` first record or
+ * check the thread's owner in the same round trip (another scope: THREAD_SCOPE_MISMATCH, nothing read).
  */
 import type { Queryable } from "../db/database.js";
+import { ErrorCodes, isMemoryError } from "../errors.js";
+import { threadScopeMismatch } from "../threads/thread-owner.js";
 import type { ActiveRule, ProfileDocument } from "../state/types.js";
 import { hybridCandidateArgs, type CandidateRow, type CandidateSqlParams } from "../store/memory-queries.js";
 
@@ -14,9 +18,21 @@ export const LOAD_CONTEXT_SQL = `SELECT * FROM memory_load_context($1::text, $2:
 
 export const LOAD_HEAD_SQL = `SELECT * FROM memory_load_head($1::text, $2::text, $3::boolean, $4::boolean, $5::text, $6::int, $7::boolean, $8::text, $9::bigint)`;
 
+/** {@link LOAD_CONTEXT_SQL} for a turn of thread $1 (its owner is checked first); the other arguments follow. */
+export const THREAD_LOAD_CONTEXT_SQL = `SELECT * FROM memory_thread_load_context($1::text, $2::text, $3::text, $4::boolean, $5::boolean, $6::text, $7::int, $8::boolean,
+  $9::boolean, $10::boolean, $11::text[], $12::timestamptz, $13::text, $14::real[], $15::float8, $16::float8, $17::int, $18::float8, $19::float8, $20::float8, $21::text[], $22::int)`;
+
+/** {@link LOAD_HEAD_SQL} for a turn of thread $1. */
+export const THREAD_LOAD_HEAD_SQL = `SELECT * FROM memory_thread_load_head($1::text, $2::text, $3::text, $4::boolean, $5::boolean, $6::text, $7::int, $8::boolean, $9::text, $10::bigint)`;
+
 export interface LoadContextInput {
   tenantId: string;
   userId: string;
+  /**
+   * The thread this turn belongs to: its owner is recorded (first turn) or checked in the same
+   * statement, and a thread of another scope fails with THREAD_SCOPE_MISMATCH before anything is read.
+   */
+  threadId?: string | null;
   /** Read the profile document. */
   profile: boolean;
   /** Read the approved rules for this task type (null = none), at most `limit`; null: no rules. */
@@ -66,7 +82,8 @@ interface RawRule {
 /**
  * Read a user's memory context in one statement. The function scopes its own reads to the user
  * (row-level security settings, transaction-local), so it needs no transaction around it. An
- * opted-out user's call reads nothing else and returns `optedOut: true`.
+ * opted-out user's call reads nothing else and returns `optedOut: true`. With `threadId`, the
+ * thread must be the user's (or new: it becomes theirs), else THREAD_SCOPE_MISMATCH.
  *
  * @example
  * const ctx = await loadContext(db, { tenantId: "acme", userId: "alice", profile: true, rules: { taskType: null, limit: 50 }, search });
@@ -76,10 +93,19 @@ export async function loadContext(tx: Queryable, input: LoadContextInput): Promi
   // Holding a version, the caller expects no search: the head alone (no query vector to send). If
   // the version is no longer current, `searchSkipped` tells the caller to search.
   const held = input.search !== null ? (input.cachedVersion ?? null) : null;
-  const { rows } =
-    held !== null
-      ? await tx.query<LoadContextRow>(LOAD_HEAD_SQL, [...head, input.search!.query, held])
-      : await tx.query<LoadContextRow>(LOAD_CONTEXT_SQL, [...head, ...(input.search ? hybridCandidateArgs(input.search).slice(2) : new Array<unknown>(14).fill(null))]);
+  const thread = input.threadId ?? null;
+  const args =
+    held !== null ? [...head, input.search!.query, held] : [...head, ...(input.search ? hybridCandidateArgs(input.search).slice(2) : new Array<unknown>(14).fill(null))];
+  let rows: LoadContextRow[];
+  try {
+    ({ rows } =
+      thread === null
+        ? await tx.query<LoadContextRow>(held !== null ? LOAD_HEAD_SQL : LOAD_CONTEXT_SQL, args)
+        : await tx.query<LoadContextRow>(held !== null ? THREAD_LOAD_HEAD_SQL : THREAD_LOAD_CONTEXT_SQL, [thread, ...args]));
+  } catch (err) {
+    if (thread !== null && isMemoryError(err, ErrorCodes.THREAD_SCOPE_MISMATCH)) throw threadScopeMismatch(thread, err);
+    throw err;
+  }
   // The context row is the one without a memory id; the rest are candidates.
   let context: LoadContextRow | undefined;
   const candidates: CandidateRow[] = [];

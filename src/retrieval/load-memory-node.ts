@@ -20,6 +20,8 @@ import { LocalHashingEmbeddings } from "../embeddings/hashing-embeddings.js";
 import { capMemoriesByTokens, toRetrievedMemory, type RetrieveResult } from "./retrieve-memories.js";
 import { loadContext } from "./load-context-query.js";
 import { scopeFromConfig } from "./scope-from-config.js";
+import { rememberOwner } from "../threads/verified-owners.js";
+import { checkIdText } from "../store/well-formed-text.js";
 
 /** What a loader gets: the run's scope, the latest user message, the state and the config. */
 export interface MemoryLoaderInput {
@@ -102,7 +104,10 @@ export interface LoadMemoryNodeOptions {
  * not changed since this process read them (the store's `CandidateCache`, on by default), that
  * statement only checks their version and the cached rows are ranked in process: same results,
  * no search in SQL. Scope comes from `config.configurable` (`tenant_id`,
- * `user_id`); a run without it fails with SCOPE_REQUIRED. An opted-out user gets an empty context:
+ * `user_id`); a run without it fails with SCOPE_REQUIRED. With a `thread_id`, the same statement
+ * records the thread as the user's on its first turn and checks it on every later one: a thread of
+ * another tenant or user fails with THREAD_SCOPE_MISMATCH before anything is read — whichever
+ * checkpointer holds the thread. An opted-out user gets an empty context:
  * nothing is read or marked for them, the extra loaders do not run, and their message goes to no
  * embedder (only the in-process offline embedder runs before the opt-out is known).
  *
@@ -137,6 +142,7 @@ export function createLoadMemoryNode(options: LoadMemoryNodeOptions) {
 
   return async function loadMemory(state: Pick<MemoryState, "messages">, config: RunnableConfig = {}): Promise<LoadMemoryResult> {
     const scope = scopeFromConfig(config);
+    const threadId = threadIdOf(config);
     const usage: MemoryUsage = { profile: 0, rules: 0, memories: 0, summary: 0, pastSessions: 0, total: 0 };
     let update: Partial<MemoryUpdate> = {};
     if (profiles) update.profile = null;
@@ -182,11 +188,13 @@ export function createLoadMemoryNode(options: LoadMemoryNodeOptions) {
     const context = await loadContext(store.db, {
       tenantId: scope.tenantId,
       userId: scope.userId,
+      threadId,
       profile: fold.profile,
       rules: fold.rules ? { taskType, limit: maxRules } : null,
       search: candidateSql,
       cachedVersion: held,
     });
+    if (threadId !== null) rememberOwner(store.db, threadId, scope);
     if (fold.settings && context.optedOut) return empty();
     if (searchError !== undefined) throw searchError;
 
@@ -288,6 +296,14 @@ function isPlain<T extends object>(target: unknown, cls: abstract new (...args: 
     (target as { db?: unknown }).db === store.db &&
     (target as Record<string, unknown>)[method] === (cls.prototype as Record<string, unknown>)[method]
   );
+}
+
+/** `config.configurable.thread_id` (a string or a number, as LangGraph accepts), or null for a run without a thread. */
+function threadIdOf(config: RunnableConfig): string | null {
+  const t = (config.configurable as Record<string, unknown> | undefined)?.thread_id;
+  if (typeof t === "string" && t !== "") return checkIdText(t, "config.configurable.thread_id");
+  if (typeof t === "number" && Number.isFinite(t)) return String(t);
+  return null;
 }
 
 /** `config.configurable.task_type` when it is a non-empty string. */

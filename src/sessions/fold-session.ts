@@ -8,6 +8,7 @@ import type { Summarizer } from "../summarization/summarizer.js";
 import { messageText } from "../summarization/transcript.js";
 import { countTokens } from "../tokens/count-messages.js";
 import { draftsFromMessage } from "../extraction/rules/rule-extractor.js";
+import { requireThreadOwner } from "../threads/require-thread-owner.js";
 import { indexSession, type IndexSessionOptions, type IndexSessionResult, type SessionScope } from "./index-session.js";
 import { secretValuesIn } from "./redact-summary.js";
 import { sessionConversationEntries } from "./session-conversation.js";
@@ -41,9 +42,12 @@ export interface FoldSessionResult extends IndexSessionResult {
  * is the thread in order, or a slice of it (a summary change's chunk). When the stored watermark is
  * among them, only what follows it is new; when it is not (earlier messages were removed, or this
  * is the next chunk), all of them are. Nothing new: `unchanged` (or `empty` without a session).
+ * The thread must be the scope's own: THREAD_SCOPE_MISMATCH otherwise, nothing read or written.
  */
 export async function foldSession(store: MemoryStore, scope: SessionScope, threadId: string, messages: readonly BaseMessage[], options: FoldSessionOptions): Promise<FoldSessionResult> {
   const { summarizer, fallbackToOffline, maxSummaryTokens, maxChunkTokens, config, startedAt, endedAt, ...indexOptions } = options;
+  // Only the scope's own thread becomes its past session (a foreign thread's words never become its memory).
+  await requireThreadOwner(store.db, threadId, scope);
   const memoryId = sessionMemoryId(scope, threadId);
   const existing = await store.get(scope, memoryId);
   const info = existing ? sessionInfoOf(existing.metadata) : null;

@@ -4,6 +4,7 @@ import type { SessionSummary } from "../state/types.js";
 import type { MemoryStore } from "../store/memory-store.js";
 import type { Memory } from "../store/types.js";
 import type { TokenEncoding } from "../tokens/count-text.js";
+import { requireThreadOwner } from "../threads/require-thread-owner.js";
 import { sessionDocument } from "./session-document.js";
 import { sessionMemoryId } from "./session-memory-id.js";
 import { WITHDRAWN_TERMS_KEY, dropSentencesWith } from "./withdrawn-statements.js";
@@ -76,7 +77,8 @@ export interface IndexSessionResult {
  * derived from tenant, user and thread), updated in place when the summary changes — never one row
  * per summary version. Text = the summary prose, context = its key entities, `metadata.session` =
  * thread id, first/last activity, turns and messages covered. Secrets are redacted span by span;
- * the memory expires `ttlDays` after its last activity, so an ongoing thread keeps it alive.
+ * the memory expires `ttlDays` after its last activity, so an ongoing thread keeps it alive. The
+ * thread must be the scope's own (THREAD_SCOPE_MISMATCH otherwise: nothing written).
  *
  * @example
  * await indexSession(store, { tenantId: "acme", userId: "alice" }, { threadId: "t1", summary: state.summary });
@@ -84,6 +86,7 @@ export interface IndexSessionResult {
 export async function indexSession(store: MemoryStore, scope: SessionScope, input: IndexSessionInput, options: IndexSessionOptions = {}): Promise<IndexSessionResult> {
   const s = checkScope(scope);
   const threadId = checkThreadId(input?.threadId);
+  await requireThreadOwner(store.db, threadId, s);
   const summary = input.summary;
   if (!summary || typeof summary.text !== "string" || !summary.entities) throw invalidInput("summary", "must be a summary { text, entities, coversThroughMessageId }");
   const now = options.now?.() ?? store.clock.now();

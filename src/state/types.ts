@@ -48,6 +48,11 @@ export interface SessionSummary {
   tokens: number;
   /** ISO time of the last update. */
   updatedAt?: string;
+  /**
+   * Set by the memory steps (`withMemory`, the prebuilt adapters): binds the summary to its tenant,
+   * user and thread, so a summary the plugin did not write is dropped (see `summary-seal.ts`).
+   */
+  seal?: string;
 }
 
 /** A user's profile document (validated by the app's profile schema). */

@@ -9,6 +9,7 @@ import { offlineSummarizer } from "./offline-summarizer.js";
 import { DEFAULT_RETAIN_RATIO, DEFAULT_TRIGGER_RATIO, planSummarization, validateRatios } from "./plan-summarization.js";
 import { summarizeMessages } from "./summarize-messages.js";
 import type { Summarizer } from "./summarizer.js";
+import { readSummary } from "../state/state-schemas.js";
 
 /** `"keep"`: full messages stay in state, prompts use summary + recent. `"remove"`: summarised messages are deleted with `RemoveMessage`. */
 export type SummarizationMode = "keep" | "remove";
@@ -109,7 +110,8 @@ export function createSummarizationNode(options: SummarizationNodeOptions = {}) 
   const onError = options.onError ?? ((err: unknown, stage: string) => console.warn(`[langgraph-memory] summarization ${stage} error: ${(err as Error)?.message ?? err}`));
 
   return async function summarize(state: SummarizationNodeState, config?: RunnableConfig): Promise<SummarizationNodeUpdate> {
-    const previous = state.summary ?? null;
+    // A malformed summary in the state (older versions, other writers) is not built upon.
+    const previous = readSummary(state.summary);
     const plan = planSummarization(state.messages, previous, {
       maxTokens,
       triggerRatio,

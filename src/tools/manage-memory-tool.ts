@@ -11,6 +11,7 @@ import type { MemoryWriteOptions } from "../extraction/write/write-options.js";
 import type { WriteReport } from "../extraction/write/write-report.js";
 import { emptyWriteReport } from "../extraction/write/write-report.js";
 import { resolveWriteRun } from "../extraction/write/write-run.js";
+import { requireThreadOwner } from "../threads/require-thread-owner.js";
 import { toolCallContext, toolResult, type ToolCallContext } from "./tool-context.js";
 
 export const MANAGE_MEMORY_TOOL_NAME = "manage_memory";
@@ -71,6 +72,7 @@ export async function manageMemory(input: ManageMemoryInput, ctx: ToolCallContex
   const parsed = ManageMemorySchema.safeParse(input);
   if (!parsed.success) return { status: "invalid", error: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") };
   const args = parsed.data;
+  if (ctx.threadId) await requireThreadOwner(options.store.db, ctx.threadId, ctx.scope);
   if (args.subject !== undefined && !(args.subject === "*" && args.action === "delete") && !SUBJECT_RE.test(args.subject)) return { status: "invalid", error: "subject: a dotted lower-case key such as location.home" };
   if (await isOptedOut(options.targets, ctx.scope)) return { status: "memory_off", message: "The user turned memory off: nothing is saved, changed or deleted." };
   const content = args.content?.trim() ?? "";

@@ -6,6 +6,7 @@ import type { WriteTargets } from "../extraction/write/write-options.js";
 import { MEMORY_KINDS } from "../state/types.js";
 import type { MemoryStore } from "../store/memory-store.js";
 import type { MemorySearchOptions } from "../store/types.js";
+import { requireThreadOwner } from "../threads/require-thread-owner.js";
 import { toolCallContext, toolResult, type ToolCallContext } from "./tool-context.js";
 
 export const SEARCH_MEMORY_TOOL_NAME = "search_memory";
@@ -52,6 +53,7 @@ export function createSearchMemoryTool(options: SearchMemoryToolOptions) {
 export async function searchMemory(input: SearchMemoryInput, ctx: ToolCallContext, options: SearchMemoryToolOptions): Promise<Record<string, unknown>> {
   const parsed = SearchMemorySchema.safeParse(input);
   if (!parsed.success) return { status: "invalid", error: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") };
+  if (ctx.threadId) await requireThreadOwner(options.store.db, ctx.threadId, ctx.scope);
   if (await isOptedOut(options.targets, ctx.scope)) return { status: "memory_off", memories: [] };
   const hits = await options.store.search(ctx.scope, parsed.data.query, { limit: parsed.data.limit ?? 5, kinds: parsed.data.kinds, include: options.include });
   return {

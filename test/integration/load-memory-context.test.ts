@@ -135,11 +135,13 @@ describe.each(testEngines())("the load-memory node's one round trip on %s", (eng
     // the user's memories (the held version is stale: a second statement searches), and with
     // the cache off.
     const uncached = createLoadMemoryNode({ store: new MemoryStore(rec.db, { usageFlushMs: 600_000, candidateCache: false }) });
+    // The first statement of a turn of a thread also checks the thread's owner (migration 0008's
+    // memory_thread_* wrappers): no statement more than without it.
     const turns: { node: typeof node; before?: () => Promise<unknown>; statements: string[] }[] = [
-      { node, statements: ["memory_load_head("] },
-      { node, before: () => store.add(alice, { kind: "fact", text: "Weighs flour in grams, always metric." }), statements: ["memory_load_head(", "memory_load_context("] },
-      { node, statements: ["memory_load_head("] },
-      { node: uncached, statements: ["memory_load_context("] },
+      { node, statements: ["memory_thread_load_head("] },
+      { node, before: () => store.add(alice, { kind: "fact", text: "Weighs flour in grams, always metric." }), statements: ["memory_thread_load_head(", "memory_load_context("] },
+      { node, statements: ["memory_thread_load_head("] },
+      { node: uncached, statements: ["memory_thread_load_context("] },
     ];
     await node(ask("metric recipe ideas?"), config);
     await uncached(ask("metric recipe ideas?"), config);

@@ -21,7 +21,9 @@ describe.each(testEngines())("memory tools on %s", (engine) => {
   let user: { tenantId: string; userId: string };
   let other: { tenantId: string; userId: string };
   let tools: ReturnType<typeof createMemoryTools>;
-  const config = (scope = user) => ({ configurable: { thread_id: "t1", tenant_id: scope.tenantId, user_id: scope.userId, run_id: "run-1" } });
+  // A thread belongs to the user who started it: each user has their own.
+  const threadOf = (scope: { userId: string }) => `t1-${scope.userId}`;
+  const config = (scope = user) => ({ configurable: { thread_id: threadOf(scope), tenant_id: scope.tenantId, user_id: scope.userId, run_id: "run-1" } });
 
   beforeAll(async () => {
     db = await openTestDatabase(engine);
@@ -49,7 +51,7 @@ describe.each(testEngines())("memory tools on %s", (engine) => {
     const result = JSON.parse(String(message.content));
     expect(result).toMatchObject({ status: "created", id: expect.any(String) });
     const stored = await store.get(user, result.id);
-    expect(stored).toMatchObject({ text: "User keeps bees on the roof.", kind: "fact", confidence: expect.closeTo(0.9, 5), source: { threadId: "t1", messageId: "call-7", runId: "run-1", origin: "extracted" } });
+    expect(stored).toMatchObject({ text: "User keeps bees on the roof.", kind: "fact", confidence: expect.closeTo(0.9, 5), source: { threadId: threadOf(user), messageId: "call-7", runId: "run-1", origin: "extracted" } });
     expect(stored!.metadata).toMatchObject({ writer: "tool", extractor: "tool" });
     expect(await call({ action: "create", content: "User keeps bees on the roof." })).toMatchObject({ status: "already_known", id: result.id });
   });
@@ -161,6 +163,6 @@ describe.each(testEngines())("memory tools on %s", (engine) => {
     const toolMessage = out.messages.find((msg) => msg.getType() === "tool") as ToolMessage;
     expect(JSON.parse(String(toolMessage.content))).toMatchObject({ status: "created" });
     const [stored] = await store.list(user);
-    expect(stored).toMatchObject({ text: "User is learning Portuguese.", source: { threadId: "t1", messageId: "call-pt" } });
+    expect(stored).toMatchObject({ text: "User is learning Portuguese.", source: { threadId: threadOf(user), messageId: "call-pt" } });
   });
 });

@@ -34,9 +34,12 @@ describe.each(testEngines())("the write path on %s", (engine) => {
     user = { tenantId: "acme", userId: `user-${++userSeq}` };
   });
 
+  /** The user's own thread of that name (a thread belongs to the user who first used it). */
+  const own = (name: string) => `${name}@${user.userId}`;
+
   /** Say something as the user (rule-based extraction) in thread t1. */
   const say = (id: string, text: string, extra: Partial<Parameters<typeof extractAndStore>[1]> = {}) =>
-    extractAndStore([new HumanMessage({ id, content: text })], { store, scope: user, threadId: "t1", ...extra });
+    extractAndStore([new HumanMessage({ id, content: text })], { store, scope: user, threadId: own("t1"), ...extra });
 
   const active = async () => (await store.list(user)).map((m) => m.text).sort();
   const all = () => store.export(user);
@@ -95,12 +98,12 @@ describe.each(testEngines())("the write path on %s", (engine) => {
 
   it("records thread, message and run id on every write, and extraction as the origin", async () => {
     const runs = new Map([["m9", "run-42"]]);
-    await extractAndStore([new HumanMessage({ id: "m9", content: "I'm vegetarian" })], { store, scope: user, threadId: "thread-7", runIdOf: (id) => runs.get(id) });
-    await writeCandidates([candidate("User's favourite colour is teal.", { kind: "preference", explicit: true, sourceMessageId: "m10" })], { store, scope: user, writer: "tool", threadId: "thread-7", runId: "run-43" });
+    await extractAndStore([new HumanMessage({ id: "m9", content: "I'm vegetarian" })], { store, scope: user, threadId: own("thread-7"), runIdOf: (id) => runs.get(id) });
+    await writeCandidates([candidate("User's favourite colour is teal.", { kind: "preference", explicit: true, sourceMessageId: "m10" })], { store, scope: user, writer: "tool", threadId: own("thread-7"), runId: "run-43" });
     const rows = await all();
-    expect(rows.find((m) => m.text === "User is vegetarian.")!.source).toEqual({ threadId: "thread-7", messageId: "m9", runId: "run-42", origin: "extracted" });
+    expect(rows.find((m) => m.text === "User is vegetarian.")!.source).toEqual({ threadId: own("thread-7"), messageId: "m9", runId: "run-42", origin: "extracted" });
     expect(rows.find((m) => m.text === "User's favourite colour is teal.")!).toMatchObject({
-      source: { threadId: "thread-7", messageId: "m10", runId: "run-43", origin: "user_stated" },
+      source: { threadId: own("thread-7"), messageId: "m10", runId: "run-43", origin: "user_stated" },
       metadata: { writer: "tool", extractor: "rules", explicit: true },
     });
   });
@@ -132,8 +135,8 @@ describe.each(testEngines())("the write path on %s", (engine) => {
 
   it("a retried pass (same messages again) writes each memory once", async () => {
     const messages = [new HumanMessage({ id: "m1", content: "I live in Berlin. I prefer metric units. I like jazz." })];
-    const first = await extractAndStore(messages, { store, scope: user, threadId: "t1" });
-    const retry = await extractAndStore(messages, { store, scope: user, threadId: "t1" });
+    const first = await extractAndStore(messages, { store, scope: user, threadId: own("t1") });
+    const retry = await extractAndStore(messages, { store, scope: user, threadId: own("t1") });
     expect(first.added).toBe(3);
     expect(retry).toMatchObject({ added: 0, superseded: 0, deduped: 3 });
     expect(retry.memoryIds.sort()).toEqual(first.memoryIds.sort());
@@ -141,7 +144,7 @@ describe.each(testEngines())("the write path on %s", (engine) => {
   });
 
   it("two concurrent passes for one user (two threads) store one memory, not two", async () => {
-    const pass = (thread: string) => writeCandidates([candidate("User keeps bees on the roof.", { sourceMessageId: `${thread}-m1` })], { store, scope: user, writer: "extraction", threadId: thread });
+    const pass = (thread: string) => writeCandidates([candidate("User keeps bees on the roof.", { sourceMessageId: `${thread}-m1` })], { store, scope: user, writer: "extraction", threadId: own(thread) });
     const reports = await Promise.all([pass("t1"), pass("t2"), pass("t3")]);
     expect(reports.map((r) => r.added).reduce((a, b) => a + b)).toBe(1);
     expect(reports.map((r) => r.deduped).reduce((a, b) => a + b)).toBe(2);
@@ -156,7 +159,7 @@ describe.each(testEngines())("the write path on %s", (engine) => {
           candidate("User's office is in Berlin."),
           candidate("User likes Berlin techno."),
         ],
-        { store, scope: user, writer: "extraction", threadId: "t1" },
+        { store, scope: user, writer: "extraction", threadId: own("t1") },
       );
       await writeCandidates([candidate("User moved to Lisbon.", { subject: "location.home" })], { store, scope: user, writer: "extraction" });
       const r = await say("m5", "forget that I live in Berlin");
@@ -189,7 +192,7 @@ describe.each(testEngines())("the write path on %s", (engine) => {
       await say("m2", "I live in Lisbon");
       const r = await say("m3", "forget everything about me", { targets: { controls } });
       expect(r).toMatchObject({ forgetAllRequested: 1, deleted: 0 });
-      expect(controls.deleteAllRequests).toEqual([{ scope: user, source: { kind: "extraction", threadId: "t1", messageId: "m3", runId: null } }]);
+      expect(controls.deleteAllRequests).toEqual([{ scope: user, source: { kind: "extraction", threadId: own("t1"), messageId: "m3", runId: null } }]);
       expect(await active()).toHaveLength(2);
       // Without controls it is still only recorded.
       expect(await say("m4", "delete everything you know about me")).toMatchObject({ forgetAllRequested: 1, deleted: 0 });
@@ -201,7 +204,7 @@ describe.each(testEngines())("the write path on %s", (engine) => {
       await say("m1", "I like sushi");
       const r = await say("m2", "forget that I like sushi", { targets: { controls } });
       expect(r.deleted).toBe(1);
-      expect(controls.audit).toEqual([{ scope: user, memoryId: r.deletedIds[0], source: { kind: "extraction", threadId: "t1", messageId: "m2", runId: null } }]);
+      expect(controls.audit).toEqual([{ scope: user, memoryId: r.deletedIds[0], source: { kind: "extraction", threadId: own("t1"), messageId: "m2", runId: null } }]);
       expect((await db.query("SELECT count(*)::int AS n FROM memories WHERE id = $1", [r.deletedIds[0]])).rows[0]).toEqual({ n: 0 });
     });
   });
@@ -214,7 +217,7 @@ describe.each(testEngines())("the write path on %s", (engine) => {
       const r = await say("m2", "my timezone is Europe/Lisbon", { targets: { profile } });
       expect(r).toMatchObject({ profileFieldsChanged: 1, added: 0, superseded: 1 });
       expect(profile.get(user)).toEqual({ timezone: "Europe/Lisbon" });
-      expect(profile.history).toEqual([{ scope: user, field: "timezone", value: "Europe/Lisbon", source: { kind: "extraction", threadId: "t1", messageId: "m2", runId: null } }]);
+      expect(profile.history).toEqual([{ scope: user, field: "timezone", value: "Europe/Lisbon", source: { kind: "extraction", threadId: own("t1"), messageId: "m2", runId: null } }]);
       expect(await active()).toEqual([]);
       expect(await say("m3", "I prefer metric units", { targets: { profile } })).toMatchObject({ profileFieldsChanged: 1 });
       expect(await say("m4", "My name is Priya.", { targets: { profile } })).toMatchObject({ profileFieldsChanged: 1 });
@@ -236,7 +239,7 @@ describe.each(testEngines())("the write path on %s", (engine) => {
       expect(await say("m1", "give me diffs, not full files", { targets: { rules } })).toMatchObject({ rulesProposed: 1, added: 0 });
       expect(await say("m2", "Give me diffs, not full files.", { targets: { rules } })).toMatchObject({ rulesProposed: 0, deduped: 1 });
       expect(rules.rules).toEqual([
-        { id: "rule-1", scope: user, text: "User wants diffs, not full files.", state: "proposed", source: "learned", origin: { kind: "extraction", threadId: "t1", messageId: "m1", runId: null } },
+        { id: "rule-1", scope: user, text: "User wants diffs, not full files.", state: "proposed", source: "learned", origin: { kind: "extraction", threadId: own("t1"), messageId: "m1", runId: null } },
       ]);
       expect(await active()).toEqual([]);
       expect(await say("m3", "give me diffs, not full files")).toMatchObject({ added: 1 });
@@ -251,7 +254,7 @@ describe.each(testEngines())("the write path on %s", (engine) => {
     const model = new RecordingChatModel({ defaultResponse: { structured: { memories: [] } } });
     settings.optOut(user);
     const messages = [new HumanMessage({ id: "m1", content: "I live in Berlin, my timezone is CET, and give me diffs, not full files" })];
-    const report = await extractAndStore(messages, { store, model, scope: user, threadId: "t1", targets: { settings, profile, rules } });
+    const report = await extractAndStore(messages, { store, model, scope: user, threadId: own("t1"), targets: { settings, profile, rules } });
     expect(report).toMatchObject({ skipped: "opted_out", added: 0, candidates: 0 });
     expect(model.calls).toHaveLength(0);
     const direct = await writeCandidates([candidate("User lives in Berlin.")], { store, scope: user, writer: "tool", targets: { settings } });
@@ -261,7 +264,7 @@ describe.each(testEngines())("the write path on %s", (engine) => {
     expect(rules.rules).toEqual([]);
     // Opting back in restores writes.
     settings.optIn(user);
-    expect((await extractAndStore(messages, { store, scope: user, threadId: "t1", targets: { settings } })).added).toBeGreaterThan(0);
+    expect((await extractAndStore(messages, { store, scope: user, threadId: own("t1"), targets: { settings } })).added).toBeGreaterThan(0);
   });
 
   it("the report counts refusals by reason and category, without text", async () => {

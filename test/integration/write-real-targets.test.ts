@@ -42,7 +42,9 @@ describe.each(testEngines())("the write path with the real profile, rule and set
     user = { tenantId: "acme", userId: `real-${++seq}` };
   });
 
-  const say = (id: string, text: string) => extractAndStore([new HumanMessage({ id, content: text })], { store, scope: user, threadId: "t1", targets });
+  /** The user's own thread of that name (a thread belongs to the user who first used it). */
+  const own = (name: string) => `${name}@${user.userId}`;
+  const say = (id: string, text: string) => extractAndStore([new HumanMessage({ id, content: text })], { store, scope: user, threadId: own("t1"), targets });
 
   it("profile fields, proposed rules and memories each land in their store", async () => {
     expect(await say("m1", "my timezone is Europe/Lisbon")).toMatchObject({ profileFieldsChanged: 1, added: 0 });
@@ -102,7 +104,7 @@ describe.each(testEngines())("the write path with the real profile, rule and set
     const report = await extractAndStore([new HumanMessage({ id: "a1", content: "from now on always write the tests first" })], {
       store,
       scope: user,
-      threadId: "t1",
+      threadId: own("t1"),
       targets,
       policy: { approveStatedRules: true },
     });
@@ -115,7 +117,7 @@ describe.each(testEngines())("the write path with the real profile, rule and set
     const node = createScheduleExtractionNode({ store, debounceMs: 0 });
     await node(
       { messages: [new HumanMessage({ id: "o1", content: "I live in Berlin and my timezone is Europe/Berlin." }), new AIMessage({ id: "o2", content: "Noted." })] },
-      { configurable: { thread_id: "opt", tenant_id: user.tenantId, user_id: user.userId } },
+      { configurable: { thread_id: own("opt"), tenant_id: user.tenantId, user_id: user.userId } },
     );
     await settings.setOptedOut(user, true);
     const model = copycatModel();
@@ -128,7 +130,7 @@ describe.each(testEngines())("the write path with the real profile, rule and set
 
   it("without a settings target the store's own opt-out gate still stops the pass (skipped, nothing written)", async () => {
     await settings.setOptedOut(user, true);
-    const report = await extractAndStore([new HumanMessage({ id: "g1", content: "I like opera." })], { store, scope: user, threadId: "t1" });
+    const report = await extractAndStore([new HumanMessage({ id: "g1", content: "I like opera." })], { store, scope: user, threadId: own("t1") });
     expect(report.skipped).toBe("opted_out");
     await settings.setOptedOut(user, false);
     expect(await store.export(user)).toEqual([]);

@@ -170,8 +170,8 @@ describeIf("server Postgres restarted mid-run (private throwaway server)", () =>
         const contents = (state.values.messages as BaseMessage[]).map((m) => String(m.content));
         const expected = texts.flatMap((t) => [t, answerFor(t)]);
         expect({ thread, contents }).toEqual({ thread, contents: expected });
-        // Every stored checkpoint of the thread decodes.
-        for await (const tuple of memory.checkpointer.list({ configurable: { thread_id: thread } })) expect(tuple.checkpoint.id).toBeTruthy();
+        // Every stored checkpoint of the thread decodes (read as its owner: a thread is its user's).
+        for await (const tuple of memory.checkpointer.list(runConfig(thread, TENANT, `user-${mode}-${c}`))) expect(tuple.checkpoint.id).toBeTruthy();
       }
 
       // No acknowledged memory lost, none duplicated.

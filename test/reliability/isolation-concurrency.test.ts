@@ -101,7 +101,7 @@ describeServer("isolation under concurrency (server Postgres, row-level security
         const added = await store.add(scope, { kind: "fact", text, metadata: { tenant: tenantId } });
         check(tenantId, "add", [added], userId);
         check(tenantId, "search", await store.search(scope, text, { include: ["tenant", "global"], minSimilarity: 0 }), undefined);
-        const loaded = await load({ messages: [new HumanMessage(text)] }, { configurable: { tenant_id: tenantId, user_id: userId, thread_id: `t-${tenantId}-${w}` } });
+        const loaded = await load({ messages: [new HumanMessage(text)] }, { configurable: { tenant_id: tenantId, user_id: userId, thread_id: `t-${tenantId}-${userId}-${w}` } });
         await checkIds(tenantId, "load_memory", loaded.memories.map((m) => m.id));
         check(tenantId, "list", await store.list(scope, { limit: 20 }), userId);
         const got = await store.get(scope, added.id);

@@ -2,6 +2,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { ErrorCodes, MemoryError, invalidInput, isMemoryError } from "../../errors.js";
 import { JobQueue } from "../../jobs/job-queue.js";
 import { scopeFromConfig } from "../../retrieval/scope-from-config.js";
+import { requireThreadOwner } from "../../threads/require-thread-owner.js";
 import type { MemoryStore } from "../../store/memory-store.js";
 import { EXTRACTION_QUEUE, type ExtractionJobPayload } from "./extraction-payload.js";
 import { createMemoryExtractionNode, type ExtractionNodeState, type ExtractionNodeUpdate, type MemoryExtractionNodeOptions } from "./memory-extraction-node.js";
@@ -95,6 +96,9 @@ export function createScheduleExtractionNode(options: ScheduleExtractionNodeOpti
     const start = newMessagesStart(messages, state.extractedThroughMessageId);
     if (start >= messages.length) return {};
     const lastId = messageIdOf(messages[messages.length - 1]);
+    // Another scope's thread is never queued (the worker would refuse the job too). After the load
+    // node verified the thread in this run, this costs no round trip.
+    await requireThreadOwner(queue.db, threadId, scope);
     try {
       if (settings && (await settings.isOptedOut(scope))) return { extractedThroughMessageId: lastId };
       const runId = runIdFromConfig(config);

@@ -4,6 +4,7 @@ import { isOptedOut, writeCandidates } from "./write-candidates.js";
 import type { MemoryWriteOptions, WriteAttribution } from "./write-options.js";
 import { emptyWriteReport, type WriteReport } from "./write-report.js";
 import { requireUserScope } from "./write-run.js";
+import { requireThreadOwner } from "../../threads/require-thread-owner.js";
 
 export interface ExtractAndStoreOptions extends MemoryWriteOptions, Omit<WriteAttribution, "writer">, ExtractMemoriesOptions {
   /** Default `"extraction"`. */
@@ -15,7 +16,8 @@ export interface ExtractAndStoreOptions extends MemoryWriteOptions, Omit<WriteAt
  * opt-out is checked first (an opted-out user's messages never reach a model), then
  * {@link extractMemories} (the model when given, else the offline rules) and
  * {@link writeCandidates} with the same trusted sources. What the extraction node (inline) and
- * the background job run; usable directly from your own code.
+ * the background job run; usable directly from your own code. With a `threadId`, the thread must
+ * be the scope's (THREAD_SCOPE_MISMATCH otherwise, before any model call or write).
  *
  * @example
  * const report = await extractAndStore(state.messages, {
@@ -27,6 +29,7 @@ export interface ExtractAndStoreOptions extends MemoryWriteOptions, Omit<WriteAt
 export async function extractAndStore(conversation: ExtractionConversation, options: ExtractAndStoreOptions): Promise<WriteReport> {
   const scope = requireUserScope(options.scope);
   if (await isOptedOut(options.targets, scope)) return { ...emptyWriteReport(0), skipped: "opted_out" };
+  if (options.threadId && options.store) await requireThreadOwner(options.store.db, options.threadId, scope);
   const { sources } = collectExtractionSources(conversation, options);
   const { memories, diagnostics } = await extractMemories(conversation, options);
   const report = await writeCandidates(memories, { ...options, scope, writer: options.writer ?? "extraction", sources, optOutChecked: true });

@@ -1,4 +1,5 @@
 import { ErrorCodes, isMemoryError } from "../../errors.js";
+import { requireThreadOwner } from "../../threads/require-thread-owner.js";
 import type { MemoryCandidate } from "../candidate.js";
 import { applyWritePolicy } from "../write-policy.js";
 import type { UserScope } from "../write-targets.js";
@@ -41,6 +42,8 @@ export async function writeCandidates(candidates: readonly MemoryCandidate[], op
   const run = resolveWriteRun(options, report, options.createdAtOf);
   const scope = requireUserScope(options.scope);
   if (!options.optOutChecked && (await isOptedOut(options.targets, scope))) return { ...report, skipped: "opted_out" };
+  // Attributed to a thread: the thread must be the scope's own (a foreign thread id writes nothing).
+  if (run.attribution.threadId) await requireThreadOwner(run.db, run.attribution.threadId, scope);
 
   const { accepted, counts } = applyWritePolicy(candidates, { config: run.policy, sources: options.sources });
   addPolicyCounts(report, counts);
