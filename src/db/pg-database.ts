@@ -6,6 +6,7 @@ import { ErrorCodes, isMemoryError } from "../errors.js";
 import { applyScope } from "./scope-settings.js";
 import { quoteIdent } from "./identifier.js";
 import { readCapabilities } from "./capabilities.js";
+import { createPgPool } from "./pg-clients.js";
 
 const INT8_OID = 20;
 
@@ -41,7 +42,7 @@ export class PgDatabase implements Database {
   constructor(options: PgDatabaseOptions) {
     this.schema = options.schema;
     this.schemaSql = quoteIdent(options.schema);
-    this.pool = new pg.Pool({
+    this.pool = createPgPool({
       connectionString: options.connectionString,
       max: options.poolMax ?? 10,
       connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
@@ -52,9 +53,8 @@ export class PgDatabase implements Database {
       // with no extra round trip. Spaces and backslashes are escaped for the options string.
       options: `-c search_path=${`${this.schemaSql},public`.replace(/[\\ ]/g, (c) => `\\${c}`)}`,
     });
-    // An idle client losing its connection (server restart) must not crash the process; the pool
-    // drops it and the next checkout opens a fresh one.
-    this.pool.on("error", () => undefined);
+    // Every client of the pool has an 'error' listener for its whole life (src/db/pg-clients.ts):
+    // a connection lost at a server restart, idle or checked out, never crashes the process.
   }
 
   get closed(): boolean {
@@ -82,8 +82,8 @@ export class PgDatabase implements Database {
     }
     const tx = clientQueryable(client, this.engine);
     let broken: Error | undefined;
-    // A checked-out client whose connection drops between statements emits 'error'; unhandled, that
-    // would crash the process (server restart mid-transaction). Record it and destroy the client.
+    // A connection that drops between statements (server restart mid-transaction) is recorded, so
+    // that the client is destroyed rather than returned to the pool.
     const onError = (err: Error) => void (broken = err);
     client.on("error", onError);
     try {
@@ -101,9 +101,7 @@ export class PgDatabase implements Database {
       // Driver errors are already wrapped by `tx`; the caller's own errors pass through unchanged.
       throw err;
     } finally {
-      // A broken client is destroyed rather than returned to the pool; it keeps the listener, as
-      // its socket may still report the disconnection after release.
-      if (!broken) client.removeListener("error", onError);
+      client.removeListener("error", onError);
       client.release(broken);
     }
   }
@@ -128,7 +126,7 @@ export class PgDatabase implements Database {
       if (isUnavailable(err)) broken = err as Error;
       throw err;
     } finally {
-      if (!broken) client.removeListener("error", onError);
+      client.removeListener("error", onError);
       client.release(broken);
     }
   }
