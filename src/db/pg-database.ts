@@ -3,7 +3,7 @@ import type { Database, DatabaseCapabilities, QueryOptions, QueryResult, Queryab
 import { wrapDriverError } from "./driver-errors.js";
 import { isConnectionError } from "./sqlstate.js";
 import { ErrorCodes, isMemoryError } from "../errors.js";
-import { applyScope } from "./scope-settings.js";
+import { RESET_SCOPE_SQL, SCOPE_SETTINGS, applyScope, touchesScopeSettings } from "./scope-settings.js";
 import { quoteIdent } from "./identifier.js";
 import { readCapabilities } from "./capabilities.js";
 import { createPgPool } from "./pg-clients.js";
@@ -50,8 +50,10 @@ export class PgDatabase implements Database {
       application_name: options.applicationName ?? "langgraph-memory",
       types,
       // search_path in the startup packet: every connection sees the schema from its first query,
-      // with no extra round trip. Spaces and backslashes are escaped for the options string.
-      options: `-c search_path=${`${this.schemaSql},public`.replace(/[\\ ]/g, (c) => `\\${c}`)}`,
+      // with no extra round trip. Spaces and backslashes are escaped for the options string. The
+      // scope settings start empty there too: a role or database default (`ALTER ROLE … SET
+      // langgraph_memory.user_id …`) never scopes a connection, and RESET returns to empty.
+      options: [`-c search_path=${`${this.schemaSql},public`.replace(/[\\ ]/g, (c) => `\\${c}`)}`, ...SCOPE_SETTINGS.map((name) => `-c ${name}=`)].join(" "),
     });
     // Every client of the pool has an 'error' listener for its whole life (src/db/pg-clients.ts):
     // a connection lost at a server restart, idle or checked out, never crashes the process.
@@ -62,6 +64,9 @@ export class PgDatabase implements Database {
   }
 
   async query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>> {
+    // A statement that names a scope setting may set it for the session: run it on a connection
+    // of its own, reset before it returns to the pool.
+    if (touchesScopeSettings(sql, params)) return this.withConnection((conn) => conn.query<R>(sql, params, options));
     try {
       return toResult<R>(await this.pool.query(toConfig(sql, params, options)));
     } catch (err) {
@@ -80,7 +85,8 @@ export class PgDatabase implements Database {
     } catch (err) {
       throw wrapDriverError(err, this.engine);
     }
-    const tx = clientQueryable(client, this.engine);
+    const session = { touchedScope: false };
+    const tx = clientQueryable(client, this.engine, session);
     let broken: Error | undefined;
     // A connection that drops between statements (server restart mid-transaction) is recorded, so
     // that the client is destroyed rather than returned to the pool.
@@ -88,7 +94,9 @@ export class PgDatabase implements Database {
     client.on("error", onError);
     try {
       await tx.query("BEGIN");
-      if (options.scope) await applyScope(tx, options.scope);
+      // The scope is transaction-local by construction: set through a handle that does not mark
+      // the session as touched.
+      if (options.scope) await applyScope(clientQueryable(client, this.engine), options.scope);
       const result = await fn(tx);
       await tx.query("COMMIT");
       return result;
@@ -101,6 +109,7 @@ export class PgDatabase implements Database {
       // Driver errors are already wrapped by `tx`; the caller's own errors pass through unchanged.
       throw err;
     } finally {
+      if (session.touchedScope && !broken) broken = await resetScope(client);
       client.removeListener("error", onError);
       client.release(broken);
     }
@@ -120,12 +129,14 @@ export class PgDatabase implements Database {
     let broken: Error | undefined;
     const onError = (err: Error) => void (broken = err);
     client.on("error", onError);
+    const session = { touchedScope: false };
     try {
-      return await fn(clientQueryable(client, this.engine));
+      return await fn(clientQueryable(client, this.engine, session));
     } catch (err) {
       if (isUnavailable(err)) broken = err as Error;
       throw err;
     } finally {
+      if (session.touchedScope && !broken) broken = await resetScope(client);
       client.removeListener("error", onError);
       client.release(broken);
     }
@@ -143,9 +154,26 @@ export class PgDatabase implements Database {
   }
 }
 
-function clientQueryable(client: pg.PoolClient, engine: string): Queryable {
+/**
+ * Scope settings are transaction-local in every statement of the library, but a statement an app
+ * sends may set one for the session (`set_config(…, false)`, `SET`), and the connection would
+ * carry it into the next checkout's statements. Such a statement names the setting, so the
+ * queryable marks its session as touched, and the client is reset before it goes back to the pool
+ * (a client the reset fails on is destroyed instead).
+ */
+async function resetScope(client: pg.PoolClient): Promise<Error | undefined> {
+  try {
+    await client.query(RESET_SCOPE_SQL);
+    return undefined;
+  } catch (err) {
+    return err as Error;
+  }
+}
+
+function clientQueryable(client: pg.PoolClient, engine: string, session?: { touchedScope: boolean }): Queryable {
   return {
     async query<R>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
+      if (session && touchesScopeSettings(sql, params)) session.touchedScope = true;
       try {
         return toResult<R>(await client.query(toConfig(sql, params, options)));
       } catch (err) {
@@ -153,6 +181,7 @@ function clientQueryable(client: pg.PoolClient, engine: string): Queryable {
       }
     },
     async exec(sql: string) {
+      if (session && touchesScopeSettings(sql)) session.touchedScope = true;
       try {
         await client.query(sql);
       } catch (err) {
