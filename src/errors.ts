@@ -66,7 +66,7 @@ export const ErrorCodes = {
   MEMORY_FILE_UNAVAILABLE: "MEMORY_FILE_UNAVAILABLE",
   /** A worker tried to complete, fail or extend a job whose lease it no longer holds (it expired and another worker took the job). */
   JOB_LEASE_LOST: "JOB_LEASE_LOST",
-  /** A cross-tenant maintenance task (the retention sweep) runs as a role that row-level security restricts: run it as the schema owner. */
+  /** A maintenance task runs as a role without the rights it needs: the retention sweep as a role row-level security restricts (run it as the schema owner), or a worker-role membership this role may not grant (run the statements given as a superuser or a role with CREATEROLE). */
   MAINTENANCE_ROLE_REQUIRED: "MAINTENANCE_ROLE_REQUIRED",
   /** An HTTP request body is larger than the server accepts (HTTP 413). */
   PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",

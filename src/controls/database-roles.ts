@@ -11,7 +11,8 @@
  */
 import type { Database } from "../db/database.js";
 import { quoteIdent } from "../db/identifier.js";
-import { invalidInput } from "../errors.js";
+import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
+import { SqlState, sqlStateOf } from "../db/sqlstate.js";
 
 /** The group role whose members claim jobs across tenants (migration 0006 checks membership by this name). */
 export const WORKER_GROUP_ROLE = "langgraph_memory_worker";
@@ -24,10 +25,11 @@ export interface RoleGrants {
 }
 
 /**
- * The statements that let existing roles use the schema: usage, table privileges (the deletion
- * audit append-only, the migrations table read-only), sequences and functions — and, for workers,
- * membership of `langgraph_memory_worker` (created NOLOGIN when missing). Run as the owner (and,
- * for the group role, a role with CREATEROLE). The roles themselves are the operator's: create them
+ * The statements the **owner** runs so that existing roles can use the schema: usage, table
+ * privileges (the deletion audit append-only, the migrations table read-only), sequences and
+ * functions. Membership of `langgraph_memory_worker` is not among them: granting a role needs a
+ * superuser, a role with CREATEROLE or ADMIN OPTION on it, which the owner has not — see
+ * {@link workerMembershipStatements}. The roles themselves are the operator's: create them
  * `LOGIN NOBYPASSRLS`, never superuser, never the owner.
  *
  * @example
@@ -35,13 +37,8 @@ export interface RoleGrants {
  */
 export function roleGrantStatements(schema: string, grants: RoleGrants): string[] {
   const s = quoteIdent(schema);
-  const all = [...(grants.app ?? []), ...(grants.worker ?? [])];
-  if (all.length === 0) throw invalidInput("grants", "name at least one app or worker role");
-  all.forEach((r, i) => {
-    if (typeof r !== "string" || r.length === 0 || r.length > 63 || r.includes("\0")) throw invalidInput(`grants[${i}]`, "must be a role name (1–63 characters)");
-  });
-  const roles = all.map(quoteIdent).join(", ");
-  const out = [
+  const roles = grantedRoles(grants).map(quoteIdent).join(", ");
+  return [
     `GRANT USAGE ON SCHEMA ${s} TO ${roles}`,
     `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${s} TO ${roles}`,
     // The audit is append-only and the migration record belongs to the owner.
@@ -50,19 +47,64 @@ export function roleGrantStatements(schema: string, grants: RoleGrants): string[
     `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${s} TO ${roles}`,
     `GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ${s} TO ${roles}`,
   ];
-  if (grants.worker && grants.worker.length > 0) {
-    out.push(
-      `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${WORKER_GROUP_ROLE}') THEN CREATE ROLE ${WORKER_GROUP_ROLE} NOLOGIN; END IF; END $$`,
-      `GRANT ${WORKER_GROUP_ROLE} TO ${grants.worker.map(quoteIdent).join(", ")}`,
-    );
-  }
-  return out;
 }
 
 /**
- * Run {@link roleGrantStatements} on this database's schema (as the owner). Re-run after a
- * migration that adds tables, or set default privileges (docs/operations.md).
+ * The statements that make worker roles members of `langgraph_memory_worker` (creating it when
+ * missing), for a superuser or a role with CREATEROLE to run once — the owner cannot.
+ *
+ * @example
+ * console.log(workerMembershipStatements(["lgm_worker"]).join(";\n"));
+ */
+export function workerMembershipStatements(workers: readonly string[]): string[] {
+  if (workers.length === 0) return [];
+  grantedRoles({ worker: workers });
+  return [
+    `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${WORKER_GROUP_ROLE}') THEN CREATE ROLE ${WORKER_GROUP_ROLE} NOLOGIN; END IF; END $$`,
+    `GRANT ${WORKER_GROUP_ROLE} TO ${workers.map(quoteIdent).join(", ")}`,
+  ];
+}
+
+/**
+ * Run {@link roleGrantStatements} on this database's schema, as the owner (docs/operations.md).
+ * Worker roles must also be members of `langgraph_memory_worker`: roles that already are members are left
+ * alone; a missing membership is granted when the connected role may (a superuser, CREATEROLE),
+ * else this throws MAINTENANCE_ROLE_REQUIRED with the statements to run as such a role — after
+ * the owner's grants, which do not depend on it. Re-run after a migration that adds tables, or
+ * set default privileges.
+ *
+ * @example
+ * await grantMemoryRoles(ownerDb, { app: ["lgm_app"], worker: ["lgm_worker"] });
  */
 export async function grantMemoryRoles(db: Database, grants: RoleGrants): Promise<void> {
   for (const sql of roleGrantStatements(db.schema, grants)) await db.exec(sql);
+  const workers = grants.worker ?? [];
+  if (workers.length === 0) return;
+  const { rows } = await db.query<{ role: string; member: boolean }>(WORKER_MEMBERSHIP_SQL, [workers, WORKER_GROUP_ROLE]);
+  const missing = rows.filter((r) => !r.member).map((r) => r.role);
+  if (missing.length === 0) return;
+  try {
+    for (const sql of workerMembershipStatements(missing)) await db.exec(sql);
+  } catch (err) {
+    if (sqlStateOf(err) !== SqlState.INSUFFICIENT_PRIVILEGE) throw err;
+    throw new MemoryError(
+      ErrorCodes.MAINTENANCE_ROLE_REQUIRED,
+      `${missing.join(", ")} must be members of ${WORKER_GROUP_ROLE} to claim jobs, and this role may not grant that; run as a superuser or a role with CREATEROLE: ${workerMembershipStatements(missing).join("; ")}`,
+      { cause: err, details: { missing } },
+    );
+  }
+}
+
+/** Each role of $1 and whether it is a member of $2 (through inheritance, as the policies check). */
+const WORKER_MEMBERSHIP_SQL = `
+SELECT r AS role, EXISTS (SELECT 1 FROM pg_roles g WHERE g.rolname = $2::text AND pg_has_role(r, g.oid, 'USAGE')) AS member
+FROM unnest($1::text[]) AS r`;
+
+function grantedRoles(grants: RoleGrants): string[] {
+  const all = [...(grants.app ?? []), ...(grants.worker ?? [])];
+  if (all.length === 0) throw invalidInput("grants", "name at least one app or worker role");
+  all.forEach((r, i) => {
+    if (typeof r !== "string" || r.length === 0 || r.length > 63 || r.includes("\0")) throw invalidInput(`grants[${i}]`, "must be a role name (1–63 characters)");
+  });
+  return all;
 }

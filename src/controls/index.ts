@@ -12,5 +12,5 @@ export {
 export { MemorySettingsStore, type MemorySettings, type ExportedSettings } from "./settings-store.js";
 export { USER_EXPORT_FORMAT, USER_EXPORT_VERSION, parseUserExport, type UserExport } from "./user-export.js";
 export type { DeletedCounts, ThreadDeletion } from "./user-data.js";
-export { grantMemoryRoles, roleGrantStatements, WORKER_GROUP_ROLE, type RoleGrants } from "./database-roles.js";
+export { grantMemoryRoles, roleGrantStatements, workerMembershipStatements, WORKER_GROUP_ROLE, type RoleGrants } from "./database-roles.js";
 export { systemClock, type Clock } from "./clock.js";

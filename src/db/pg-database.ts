@@ -3,9 +3,10 @@ import type { Database, DatabaseCapabilities, QueryOptions, QueryResult, Queryab
 import { wrapDriverError } from "./driver-errors.js";
 import { isConnectionError } from "./sqlstate.js";
 import { ErrorCodes, isMemoryError } from "../errors.js";
-import { applyScope } from "./scope-settings.js";
+import { RESET_SCOPE_SQL, SCOPE_SETTINGS, applyScope, touchesScopeSettings } from "./scope-settings.js";
 import { quoteIdent } from "./identifier.js";
 import { readCapabilities } from "./capabilities.js";
+import { createPgPool } from "./pg-clients.js";
 
 const INT8_OID = 20;
 
@@ -41,7 +42,7 @@ export class PgDatabase implements Database {
   constructor(options: PgDatabaseOptions) {
     this.schema = options.schema;
     this.schemaSql = quoteIdent(options.schema);
-    this.pool = new pg.Pool({
+    this.pool = createPgPool({
       connectionString: options.connectionString,
       max: options.poolMax ?? 10,
       connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
@@ -49,12 +50,13 @@ export class PgDatabase implements Database {
       application_name: options.applicationName ?? "langgraph-memory",
       types,
       // search_path in the startup packet: every connection sees the schema from its first query,
-      // with no extra round trip. Spaces and backslashes are escaped for the options string.
-      options: `-c search_path=${`${this.schemaSql},public`.replace(/[\\ ]/g, (c) => `\\${c}`)}`,
+      // with no extra round trip. Spaces and backslashes are escaped for the options string. The
+      // scope settings start empty there too: a role or database default (`ALTER ROLE … SET
+      // langgraph_memory.user_id …`) never scopes a connection, and RESET returns to empty.
+      options: [`-c search_path=${`${this.schemaSql},public`.replace(/[\\ ]/g, (c) => `\\${c}`)}`, ...SCOPE_SETTINGS.map((name) => `-c ${name}=`)].join(" "),
     });
-    // An idle client losing its connection (server restart) must not crash the process; the pool
-    // drops it and the next checkout opens a fresh one.
-    this.pool.on("error", () => undefined);
+    // Every client of the pool has an 'error' listener for its whole life (src/db/pg-clients.ts):
+    // a connection lost at a server restart, idle or checked out, never crashes the process.
   }
 
   get closed(): boolean {
@@ -62,6 +64,9 @@ export class PgDatabase implements Database {
   }
 
   async query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>> {
+    // A statement that names a scope setting may set it for the session: run it on a connection
+    // of its own, reset before it returns to the pool.
+    if (touchesScopeSettings(sql, params)) return this.withConnection((conn) => conn.query<R>(sql, params, options));
     try {
       return toResult<R>(await this.pool.query(toConfig(sql, params, options)));
     } catch (err) {
@@ -80,15 +85,18 @@ export class PgDatabase implements Database {
     } catch (err) {
       throw wrapDriverError(err, this.engine);
     }
-    const tx = clientQueryable(client, this.engine);
+    const session = { touchedScope: false };
+    const tx = clientQueryable(client, this.engine, session);
     let broken: Error | undefined;
-    // A checked-out client whose connection drops between statements emits 'error'; unhandled, that
-    // would crash the process (server restart mid-transaction). Record it and destroy the client.
+    // A connection that drops between statements (server restart mid-transaction) is recorded, so
+    // that the client is destroyed rather than returned to the pool.
     const onError = (err: Error) => void (broken = err);
     client.on("error", onError);
     try {
       await tx.query("BEGIN");
-      if (options.scope) await applyScope(tx, options.scope);
+      // The scope is transaction-local by construction: set through a handle that does not mark
+      // the session as touched.
+      if (options.scope) await applyScope(clientQueryable(client, this.engine), options.scope);
       const result = await fn(tx);
       await tx.query("COMMIT");
       return result;
@@ -101,9 +109,8 @@ export class PgDatabase implements Database {
       // Driver errors are already wrapped by `tx`; the caller's own errors pass through unchanged.
       throw err;
     } finally {
-      // A broken client is destroyed rather than returned to the pool; it keeps the listener, as
-      // its socket may still report the disconnection after release.
-      if (!broken) client.removeListener("error", onError);
+      if (session.touchedScope && !broken) broken = await resetScope(client);
+      client.removeListener("error", onError);
       client.release(broken);
     }
   }
@@ -122,13 +129,15 @@ export class PgDatabase implements Database {
     let broken: Error | undefined;
     const onError = (err: Error) => void (broken = err);
     client.on("error", onError);
+    const session = { touchedScope: false };
     try {
-      return await fn(clientQueryable(client, this.engine));
+      return await fn(clientQueryable(client, this.engine, session));
     } catch (err) {
       if (isUnavailable(err)) broken = err as Error;
       throw err;
     } finally {
-      if (!broken) client.removeListener("error", onError);
+      if (session.touchedScope && !broken) broken = await resetScope(client);
+      client.removeListener("error", onError);
       client.release(broken);
     }
   }
@@ -145,9 +154,26 @@ export class PgDatabase implements Database {
   }
 }
 
-function clientQueryable(client: pg.PoolClient, engine: string): Queryable {
+/**
+ * Scope settings are transaction-local in every statement of the library, but a statement an app
+ * sends may set one for the session (`set_config(…, false)`, `SET`), and the connection would
+ * carry it into the next checkout's statements. Such a statement names the setting, so the
+ * queryable marks its session as touched, and the client is reset before it goes back to the pool
+ * (a client the reset fails on is destroyed instead).
+ */
+async function resetScope(client: pg.PoolClient): Promise<Error | undefined> {
+  try {
+    await client.query(RESET_SCOPE_SQL);
+    return undefined;
+  } catch (err) {
+    return err as Error;
+  }
+}
+
+function clientQueryable(client: pg.PoolClient, engine: string, session?: { touchedScope: boolean }): Queryable {
   return {
     async query<R>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
+      if (session && touchesScopeSettings(sql, params)) session.touchedScope = true;
       try {
         return toResult<R>(await client.query(toConfig(sql, params, options)));
       } catch (err) {
@@ -155,6 +181,7 @@ function clientQueryable(client: pg.PoolClient, engine: string): Queryable {
       }
     },
     async exec(sql: string) {
+      if (session && touchesScopeSettings(sql)) session.touchedScope = true;
       try {
         await client.query(sql);
       } catch (err) {

@@ -9,6 +9,15 @@ import { JOB_COLUMNS } from "./job-row.js";
 const ms = (param: string) => `(${param}::float8 * interval '1 millisecond')`;
 
 /**
+ * The tenant argument ($2) of enqueue and submit, through `memory_scope_default` (migration 0009):
+ * run without a transaction scope, the statement takes the job's tenant and user ($3) as its
+ * transaction-local scope, which the functions check their arguments against (a caller's scope is
+ * kept, so a transaction scoped to someone else is refused). One round trip still: no BEGIN,
+ * set_config and COMMIT around it.
+ */
+const SCOPED_TENANT = "memory_scope_default($2::text, $3::text)";
+
+/**
  * Enqueue in one round trip through `memory_jobs_enqueue` (migrations/0004_jobs.sql): skip when the
  * idempotency key is already queued, running or done; else insert, or merge into the group's
  * pending job (payload merged in SQL, newest key recorded, run_after pushed to now + debounce but
@@ -20,7 +29,7 @@ const ms = (param: string) => `(${param}::float8 * interval '1 millisecond')`;
  */
 export const ENQUEUE_SQL = `
 SELECT job_id AS id, job_run_after AS run_after, inserted, due_in_ms
-FROM memory_jobs_enqueue($1::text, $2::text, $3::text, $4::text, $5::text, $6::jsonb, $7::int, $8::float8, $9::float8,
+FROM memory_jobs_enqueue($1::text, ${SCOPED_TENANT}, $3::text, $4::text, $5::text, $6::jsonb, $7::int, $8::float8, $9::float8,
   $10::timestamptz, $11::text, $12::text)`;
 
 /**
@@ -28,7 +37,7 @@ FROM memory_jobs_enqueue($1::text, $2::text, $3::text, $4::text, $5::text, $6::j
  * ENQUEUE_SQL's parameters. The skip / insert / merge decision is taken later by FOLD_INBOX_SQL.
  */
 export const SUBMIT_SQL = `
-SELECT memory_jobs_submit($1::text, $2::text, $3::text, $4::text, $5::text, $6::jsonb, $7::int, $8::float8, $9::float8,
+SELECT memory_jobs_submit($1::text, ${SCOPED_TENANT}, $3::text, $4::text, $5::text, $6::jsonb, $7::int, $8::float8, $9::float8,
   $10::timestamptz, $11::text, $12::text) AS id`;
 
 /** Fold up to $2 inbox rows into jobs (oldest first); $1 the notify channel (null = none). Returns `folded`. */

@@ -62,10 +62,9 @@ export async function listenForJobs(db: PgDatabase, onWake: (wake: JobWake) => v
     if (released) return;
     released = true;
     client.removeListener("notification", onNotification);
-    // A broken connection keeps the listener: its socket may still report the disconnection after
-    // release (a server restart sends a FATAL message, then closes), and an 'error' event with no
-    // listener would crash the process. PgDatabase.transaction does the same.
-    if (!err) client.removeListener("error", onError);
+    // Later errors of a broken connection (a restart sends FATAL, then closes the socket) reach
+    // the listener every pool client has for its whole life (src/db/pg-clients.ts).
+    client.removeListener("error", onError);
     client.release(err ?? false);
   };
   const onNotification = (msg: pg.Notification) => {

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import pg from "pg";
+import { createPgClient, createPgPool } from "../../db/pg-clients.js";
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { MemorySaver, uuid6, type BaseCheckpointSaver, type Checkpoint } from "@langchain/langgraph-checkpoint";
@@ -203,7 +204,7 @@ export const benchmark: Benchmark = {
     const tag = `${process.pid}_${randomBytes(3).toString("hex")}`;
     const oursSchema = `lgm_bench_ours_${tag}`;
     const baseSchema = `lgm_bench_official_${tag}`;
-    const admin = new pg.Client({ connectionString: url });
+    const admin = createPgClient({ connectionString: url });
     await admin.connect();
     // Both savers' connections get the same session settings: with --synchronous-commit off,
     // commits return before the WAL is flushed, which takes the disk out of the comparison.
@@ -215,7 +216,7 @@ export const benchmark: Benchmark = {
     await migrate(db);
     await db.refreshCapabilities();
     const ours = PostgresCheckpointer.fromDatabase(db);
-    const basePool = new pg.Pool({ connectionString: url });
+    const basePool = createPgPool({ connectionString: url });
     setSession(basePool);
     const baseline = new PostgresSaver(basePool, undefined, { schema: baseSchema });
     try {

@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
-import pg from "pg";
+import { createPgClient } from "../../db/pg-clients.js";
 import type { CliCommand } from "../main.js";
 import { parseCommandArgs } from "../common-options.js";
 import { resolveConfig, type Budgets } from "../../config.js";
@@ -242,7 +242,7 @@ export const command: CliCommand = {
         return 2;
       }
       schema = validateSchemaName(values.schema ?? "langgraph_memory_demo");
-      const client = new pg.Client({ connectionString: databaseUrl });
+      const client = createPgClient({ connectionString: databaseUrl });
       await client.connect();
       try {
         await client.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
