@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { CliCommand } from "../main.js";
 import { parseCommandArgs } from "../common-options.js";
 import { packageRoot } from "../../db/package-root.js";
-import { defaultLocomoPath } from "../bench/locomo.js";
+import { defaultLocomoPath } from "../../../evals/locomo/dataset.js";
 import { runEvals } from "../../../evals/run-evals.js";
 import { summaryLines, writeEvalReports } from "../../../evals/report/write-reports.js";
 
