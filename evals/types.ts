@@ -144,10 +144,10 @@ export interface EvalMetrics {
   by_category: Record<string, CategoryFigures>;
 }
 
-/** The LoCoMo retrieval benchmark inside the report (`src/cli/bench/locomo.ts`). */
+/** The LoCoMo retrieval benchmark inside the report (`evals/locomo/retrieval-bench.ts`). */
 export interface LocomoSection {
   path: string;
-  result: import("../src/cli/bench/locomo.js").LocomoResult | null;
+  result: import("./locomo/retrieval-bench.js").LocomoResult | null;
   /** Why it did not run (missing file, …). */
   error: string | null;
 }

@@ -20,6 +20,16 @@ export class DatabaseTemplate {
     }
   }
 
+  /** A template from a dump of a migrated embedded database (`PGlite.dumpDataDir`), e.g. one built once for a test run. */
+  static fromDump(dump: Blob): DatabaseTemplate {
+    return new DatabaseTemplate(dump);
+  }
+
+  /** The dump itself (to hand the template to another process). */
+  toDump(): Blob {
+    return this.dump;
+  }
+
   /** A fresh database restored from the template (the caller closes it). */
   open(): Promise<Database> {
     return openDatabase("memory://", { loadDataDir: this.dump });

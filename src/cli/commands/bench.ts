@@ -6,11 +6,12 @@ export interface Benchmark {
   run(argv: string[]): Promise<number>;
 }
 
-// One file per benchmark under src/cli/bench/, loaded lazily.
+// One thin file per benchmark under src/cli/bench/, loaded lazily (LoCoMo's runners live in evals/locomo/).
 const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   context: async () => (await import("../bench/context.js")).benchmark,
   retrieval: async () => (await import("../bench/retrieval.js")).benchmark,
   locomo: async () => (await import("../bench/locomo.js")).benchmark,
+  "locomo-memory": async () => (await import("../bench/locomo-memory.js")).benchmark,
   checkpointer: async () => (await import("../bench/checkpointer.js")).benchmark,
   jobs: async () => (await import("../bench/jobs.js")).benchmark,
   jsonl: async () => (await import("../bench/jsonl.js")).benchmark,

@@ -1,8 +1,11 @@
 import { join } from "node:path";
 import type { CliCommand } from "../main.js";
 import { parseCommandArgs } from "../common-options.js";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { packageRoot } from "../../db/package-root.js";
-import { defaultLocomoPath } from "../bench/locomo.js";
+import { NOT_MEASURED, modelToMeasure, type NotMeasured } from "../model-to-measure.js";
+import { writeJson } from "../bench/stats.js";
+import { defaultLocomoPath } from "../../../evals/locomo/dataset.js";
 import { runEvals } from "../../../evals/run-evals.js";
 import { summaryLines, writeEvalReports } from "../../../evals/report/write-reports.js";
 
@@ -20,7 +23,8 @@ memory context would be injected for each probe's question.
                       tokens_per_probe_mean, results, …)
   --report FILE.html  write the self-contained HTML report
   --model SPEC        the LLM pipeline: extractor, summariser and responder use this chat model
-                      (e.g. openai:gpt-4o-mini; its key must be set); reported as llm:<SPEC>.
+                      (e.g. openai:gpt-4o-mini); reported as llm:<SPEC>. Without its key (or a
+                      model that cannot be built): "not measured: no model configured", exit 0.
                       Default: the offline pipeline (rules, extractive summaries, offline responder)
   --with-offline      with --model, also run the offline pipeline, reported on its own
   --locomo [PATH]     also run the LoCoMo retrieval benchmark into the same report
@@ -78,10 +82,22 @@ export const command: CliCommand = {
     }
     const scenarios = values.scenarios ?? join(packageRoot(), "evals", "scenarios");
     const pipeline = values.model ? `llm:${values.model}` : "offline";
+    let model: BaseChatModel | undefined;
+    if (values.model) {
+      const built = await modelToMeasure(values.model);
+      if ("reason" in built) {
+        console.log(NOT_MEASURED);
+        console.error(`(${built.reason})`);
+        if (values.json) writeJson(values.json, { pipeline, measured: false, reason: built.reason } satisfies NotMeasured);
+        return 0;
+      }
+      model = built.model;
+    }
     console.error(`eval: ${scenarios} · pipeline ${pipeline}${locomo ? ` · LoCoMo ${locomo === true ? defaultLocomoPath() : locomo}` : ""}`);
     const report = await runEvals({
       scenarios,
-      model: values.model,
+      model,
+      modelLabel: values.model,
       withOfflineBaseline: values["with-offline"],
       only: values.only?.split(",").map((s) => s.trim()).filter(Boolean),
       concurrency,
