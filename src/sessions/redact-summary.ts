@@ -1,5 +1,5 @@
-import { isSpecialCategory, type SensitiveCategory } from "../extraction/sensitive/categories.js";
-import { blockingFindings, detectSensitive } from "../extraction/sensitive/detect-sensitive.js";
+import { isSpecialCategory, type SensitiveCategory } from "../sensitive/categories.js";
+import { blockingFindings, detectSensitive } from "../sensitive/detect-sensitive.js";
 
 export interface RedactOptions {
   /** Keep special-category data (health, religion, …) as the write policy would. Default false. */

@@ -8,8 +8,8 @@ import { HumanMessage } from "@langchain/core/messages";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { extractStorableMemories } from "../../src/extraction/extract-memories.js";
-import { isSpecialCategory, type SensitiveCategory } from "../../src/extraction/sensitive/categories.js";
-import { detectSensitive } from "../../src/extraction/sensitive/detect-sensitive.js";
+import { isSpecialCategory, type SensitiveCategory } from "../../src/sensitive/categories.js";
+import { detectSensitive } from "../../src/sensitive/detect-sensitive.js";
 import { RecordingChatModel, type RecordedChatCall } from "../helpers/fake-chat-model.js";
 
 interface Corpus {

@@ -6,10 +6,10 @@ import { describe, expect, it } from "@jest/globals";
 import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { SENSITIVE_CATEGORIES, SPECIAL_CATEGORIES, isSpecialCategory, type SensitiveCategory } from "../../src/extraction/sensitive/categories.js";
-import { bsnValid, cpfValid, germanTaxIdValid, ibanValid, luhnValid, nirValid, shannonEntropy, spanishIdValid, verhoeffValid } from "../../src/extraction/sensitive/checksums.js";
-import { detectSensitive, isStorable, primaryCategory } from "../../src/extraction/sensitive/detect-sensitive.js";
-import { isHighEntropyToken } from "../../src/extraction/sensitive/high-entropy.js";
+import { SENSITIVE_CATEGORIES, SPECIAL_CATEGORIES, isSpecialCategory, type SensitiveCategory } from "../../src/sensitive/categories.js";
+import { bsnValid, cpfValid, germanTaxIdValid, ibanValid, luhnValid, nirValid, shannonEntropy, spanishIdValid, verhoeffValid } from "../../src/sensitive/checksums.js";
+import { detectSensitive, isStorable, primaryCategory } from "../../src/sensitive/detect-sensitive.js";
+import { isHighEntropyToken } from "../../src/sensitive/high-entropy.js";
 
 interface Corpus {
   sensitive: Array<{ id: string; category: SensitiveCategory; text: string }>;

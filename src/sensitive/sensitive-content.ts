@@ -1,11 +1,11 @@
 /**
- * The write policy's secret and sensitive-data filter (`detectSensitive`, src/extraction/sensitive)
+ * The write policy's secret and sensitive-data filter (`detectSensitive`, src/sensitive)
  * applied to what a user writes through the controls — edits of a memory or the profile, and
  * imports. Extraction and the memory tools already refuse such data; an edit or an import must not
  * be the side door. A refusal names the field and the kind of data, never the value.
  */
-import type { SensitiveCategory } from "../extraction/sensitive/categories.js";
-import { blockingFindings, detectSensitive, primaryCategory, type StorableOptions } from "../extraction/sensitive/detect-sensitive.js";
+import type { SensitiveCategory } from "./categories.js";
+import { blockingFindings, detectSensitive, primaryCategory, type StorableOptions } from "./detect-sensitive.js";
 import { ErrorCodes, MemoryError } from "../errors.js";
 
 /** How a refusal describes each category to the person who typed it. */
