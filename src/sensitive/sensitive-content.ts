@@ -18,6 +18,7 @@ const DESCRIPTIONS: Record<SensitiveCategory, string> = {
   high_entropy: "what looks like a secret key or token",
   card_number: "a payment card number",
   iban: "a bank account number (IBAN)",
+  bank_account: "a bank account or routing number",
   national_id: "a national identity or tax number",
   health: "health information",
   genetic: "genetic information",
@@ -27,6 +28,7 @@ const DESCRIPTIONS: Record<SensitiveCategory, string> = {
   political_opinion: "political opinions",
   ethnicity: "racial or ethnic origin",
   trade_union: "trade-union membership",
+  criminal_record: "criminal convictions or offences",
 };
 
 /** The most specific category that blocks storing `text`, or undefined when it may be stored. */
