@@ -16,13 +16,16 @@ export interface CueHit {
   last: number;
 }
 
-interface Lexicon {
+/** A compiled lexicon: its id in the registry every text is matched against in one pass. */
+export interface Lexicon {
+  readonly id: number;
+}
+
+interface Matchers {
   words: Set<string>;
-  phrases: string[][];
   stems: string[];
   tails: string[];
   contains: string[];
-  cjk: string[];
   /** One-deletion variants of the long Latin-script words → the word. */
   deletions: Map<string, string>;
 }
@@ -30,7 +33,15 @@ interface Lexicon {
 /** Words this long or longer match with one typo. */
 const FUZZY_MIN = 7;
 /** Real words one edit away from a cue word: never typos of it. */
-const NOT_TYPOS = new Set(["passport", "passports", "passwords", "keyword", "keywords", "crossword", "crosswords", "password"]);
+const NOT_TYPOS = new Set(["passport", "passports", "keyword", "keywords", "crossword", "crosswords", "kennwert", "kennwerte"]);
+const SEEN_LIMIT = 50_000;
+
+const matchers: Matchers[] = [];
+/** First word of a multi-word entry → the entries (lexicon id, words). */
+const phrases = new Map<string, Array<{ id: number; words: string[] }>>();
+const cjkEntries: Array<{ id: number; entry: string }> = [];
+/** Word → ids of the lexicons with a one-word entry matching it (words repeat across texts). */
+const seen = new Map<string, readonly number[]>();
 
 function deletionsOf(word: string): string[] {
   const out: string[] = [];
@@ -40,79 +51,123 @@ function deletionsOf(word: string): string[] {
 
 const isCjk = (s: string) => /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(s);
 
-/** Build a matcher for `entries` (folded once here). */
+/** Build a matcher for `entries` (folded once here) and register it. */
 export function compileLexicon(entries: readonly string[]): Lexicon {
-  const lex: Lexicon = { words: new Set(), phrases: [], stems: [], tails: [], contains: [], cjk: [], deletions: new Map() };
+  const id = matchers.length;
+  const m: Matchers = { words: new Set(), stems: [], tails: [], contains: [], deletions: new Map() };
+  matchers.push(m);
   for (const raw of entries) {
     const entry = foldText(raw.trim());
+    if (entry.length === 0) continue;
     if (isCjk(entry)) {
-      lex.cjk.push(entry.replace(/\s+/g, ""));
+      cjkEntries.push({ id, entry: entry.replace(/\s+/g, "") });
       continue;
     }
-    if (entry.startsWith("*") && entry.endsWith("*") && entry.length > 2) lex.contains.push(entry.slice(1, -1));
+    if (entry.startsWith("*") && entry.endsWith("*") && entry.length > 2) m.contains.push(entry.slice(1, -1));
     else if (entry.startsWith("*")) {
-      lex.tails.push(entry.slice(1));
-      lex.words.add(entry.slice(1));
-    } else if (entry.endsWith("*")) lex.stems.push(entry.slice(0, -1));
-    else if (/\s/.test(entry)) lex.phrases.push(entry.split(/\s+/));
-    else {
-      lex.words.add(entry);
+      m.tails.push(entry.slice(1));
+      m.words.add(entry.slice(1));
+    } else if (entry.endsWith("*")) m.stems.push(entry.slice(0, -1));
+    else if (/\s/.test(entry)) {
+      const words = entry.split(/\s+/);
+      const list = phrases.get(words[0]) ?? [];
+      list.push({ id, words });
+      phrases.set(words[0], list);
+    } else {
+      m.words.add(entry);
       if (entry.length >= FUZZY_MIN && /^[a-z'-]+$/.test(entry)) {
-        lex.deletions.set(entry, entry);
-        for (const d of deletionsOf(entry)) if (!lex.deletions.has(d)) lex.deletions.set(d, entry);
+        m.deletions.set(entry, entry);
+        for (const d of deletionsOf(entry)) if (!m.deletions.has(d)) m.deletions.set(d, entry);
       }
     }
   }
-  return lex;
+  seen.clear();
+  textHits.clear();
+  return { id };
 }
 
-function wordMatches(lex: Lexicon, word: string): boolean {
-  if (lex.words.has(word)) return true;
-  for (const stem of lex.stems) if (word.startsWith(stem)) return true;
-  for (const tail of lex.tails) if (word.length > tail.length && word.endsWith(tail)) return true;
-  for (const part of lex.contains) if (word.includes(part)) return true;
-  if (word.length >= FUZZY_MIN - 1 && lex.deletions.size > 0 && !NOT_TYPOS.has(word) && /^[a-z'-]+$/.test(word)) {
-    if (lex.deletions.has(word)) return true;
-    for (const d of deletionsOf(word)) if (d.length >= FUZZY_MIN - 1 && lex.deletions.has(d)) return true;
+function matchesOne(m: Matchers, word: string, dels: string[] | null): boolean {
+  if (m.words.has(word)) return true;
+  for (const stem of m.stems) if (word.startsWith(stem)) return true;
+  for (const tail of m.tails) if (word.length > tail.length && word.endsWith(tail)) return true;
+  for (const part of m.contains) if (word.includes(part)) return true;
+  if (dels !== null && m.deletions.size > 0) {
+    if (m.deletions.has(word)) return true;
+    for (const d of dels) if (m.deletions.has(d)) return true;
   }
   return false;
 }
 
-/** Every place a lexicon entry occurs in `text`, in order. */
-export function findCues(text: string, lex: Lexicon): CueHit[] {
+/** Ids of the lexicons a word matches (memoised). */
+function idsOf(word: string): readonly number[] {
+  const known = seen.get(word);
+  if (known !== undefined) return known;
+  const fuzzy = word.length >= FUZZY_MIN - 1 && !NOT_TYPOS.has(word) && /^[a-z'-]+$/.test(word);
+  const dels = fuzzy ? deletionsOf(word).filter((d) => d.length >= FUZZY_MIN - 1) : null;
+  const ids: number[] = [];
+  for (let id = 0; id < matchers.length; id++) if (matchesOne(matchers[id], word, dels)) ids.push(id);
+  if (seen.size >= SEEN_LIMIT) seen.clear();
+  seen.set(word, ids);
+  return ids;
+}
+
+/** Hits of every lexicon in one text, computed in one pass and kept for the last few texts. */
+const textHits = new Map<string, CueHit[][]>();
+const TEXT_HITS_KEPT = 4;
+
+function allHits(text: string): CueHit[][] {
+  const cached = textHits.get(text);
+  if (cached) return cached;
   const { tokens } = tokenize(text);
-  const hits: CueHit[] = [];
+  const hits: CueHit[][] = new Array(matchers.length);
+  const add = (id: number, hit: CueHit) => (hits[id] ??= []).push(hit);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     if (t.cjk) {
-      for (const entry of lex.cjk) {
-        for (let at = t.folded.indexOf(entry); at >= 0; at = t.folded.indexOf(entry, at + 1)) {
-          hits.push({ start: t.start + at, end: t.start + at + entry.length, first: i, last: i + 1 });
-        }
+      for (const { id, entry } of cjkEntries) {
+        for (let at = t.folded.indexOf(entry); at >= 0; at = t.folded.indexOf(entry, at + 1)) add(id, { start: t.start + at, end: t.start + at + entry.length, first: i, last: i + 1 });
       }
       continue;
     }
-    const phrase = phraseAt(lex, tokens, i);
-    if (phrase > 0) {
-      hits.push({ start: t.start, end: tokens[i + phrase - 1].end, first: i, last: i + phrase });
-      continue;
+    let inPhrase: number[] | null = null;
+    for (const { id, words } of phrases.get(t.folded) ?? []) {
+      if (i + words.length > tokens.length) continue;
+      let ok = true;
+      for (let k = 1; k < words.length && ok; k++) ok = tokens[i + k].folded === words[k] || (k === words.length - 1 && tokens[i + k].folded === `${words[k]}s`);
+      if (ok) {
+        add(id, { start: t.start, end: tokens[i + words.length - 1].end, first: i, last: i + words.length });
+        (inPhrase ??= []).push(id);
+      }
     }
-    if (wordMatches(lex, t.folded) || (t.folded.length > 3 && partsOf(t.folded).some((p) => p !== t.folded && wordMatches(lex, p)))) {
-      hits.push({ start: t.start, end: t.end, first: i, last: i + 1 });
+    let ids = idsOf(t.folded);
+    // Compound parts count too: "wlan-passwort", "api_key".
+    if (t.folded.length > 3 && /['’_-]/.test(t.folded)) {
+      const all = new Set(ids);
+      for (const p of partsOf(t.folded)) if (p !== t.folded) for (const id of idsOf(p)) all.add(id);
+      ids = [...all];
     }
+    for (const id of ids) if (inPhrase === null || !inPhrase.includes(id)) add(id, { start: t.start, end: t.end, first: i, last: i + 1 });
   }
+  if (textHits.size >= TEXT_HITS_KEPT) textHits.delete(textHits.keys().next().value!);
+  textHits.set(text, hits);
   return hits;
 }
 
-function phraseAt(lex: Lexicon, tokens: readonly Token[], i: number): number {
-  for (const words of lex.phrases) {
-    if (i + words.length > tokens.length) continue;
-    let ok = true;
-    for (let k = 0; k < words.length && ok; k++) ok = tokens[i + k].folded === words[k] || (k === words.length - 1 && tokens[i + k].folded === `${words[k]}s`);
-    // "mot de passe" tokenised as one word with joiners ("mot-de-passe") is a compound: handled by parts.
-    if (ok) return words.length;
-  }
-  return 0;
+/** Every place a lexicon entry occurs in `text`, in order of tokens. */
+const NONE: CueHit[] = [];
+
+/** True when one folded word matches a one-word entry of `lex`. */
+export function wordIsCue(folded: string, lex: Lexicon): boolean {
+  return idsOf(folded).includes(lex.id);
+}
+
+export function findCues(text: string, lex: Lexicon): CueHit[] {
+  return allHits(text)[lex.id] ?? NONE;
+}
+
+/** Hits of `lex` in `text` within [from, to). */
+export function cuesWithin(text: string, lex: Lexicon, from: number, to: number): CueHit[] {
+  return findCues(text, lex).filter((h) => h.start >= from && h.end <= to);
 }
 
 /** True when any entry of `lex` occurs in `text`. */

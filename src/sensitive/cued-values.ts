@@ -1,5 +1,5 @@
 import type { Detector, SensitiveCategory } from "./categories.js";
-import { compileLexicon, findCues, type CueHit } from "./cue-words.js";
+import { compileLexicon, cuesWithin, findCues, wordIsCue, type CueHit } from "./cue-words.js";
 import { CREDENTIAL_WORDS, GLUE_WORDS, LINK_WORDS, type CredentialConcept } from "./lexicon/credential-words.js";
 import { foldText, partsOf, tokenize } from "./text-tokens.js";
 import { groupedDigitsAt, keyShaped, moderatePasswordShape, pinShaped, secretShaped, strongPasswordShape, trimValue } from "./value-shapes.js";
@@ -151,7 +151,7 @@ function valueBefore(text: string, cue: CueHit, want: Want): Span | null {
 function near(text: string, cue: CueHit, concept: CredentialConcept, reach: number): boolean {
   const { tokens } = tokenize(text);
   const parts = partsOf(tokens[cue.first]?.folded ?? "");
-  if (parts.length > 1 && parts.some((p) => findCues(p, LEX[concept]).length > 0 && findCues(p, LEX.key).length === 0)) return true;
+  if (parts.length > 1 && parts.some((p) => wordIsCue(p, LEX[concept]) && !wordIsCue(p, LEX.key))) return true;
   const lo = Math.max(0, cue.first - reach);
   const hi = Math.min(tokens.length, cue.last + reach);
   return findCues(text, LEX[concept]).some((h) => h.first >= lo && h.last <= hi && (h.first !== cue.first || h.start !== cue.start));
@@ -221,7 +221,7 @@ function codeOfAnotherKind(text: string, cue: CueHit): boolean {
   const { tokens } = tokenize(text);
   const before = tokens[cue.first - 1];
   if (!before || before.end < cue.start - 2 || GLUE.has(before.folded)) return false;
-  return findCues(text.slice(before.start, before.end), LEX.accessObject).length === 0 && findCues(text.slice(before.start, before.end), LEX.pin).length === 0;
+  return cuesWithin(text, LEX.accessObject, before.start, before.end).length === 0 && cuesWithin(text, LEX.pin, before.start, before.end).length === 0;
 }
 
 function find(text: string, rule: CueRule): Span[] {

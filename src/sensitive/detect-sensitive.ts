@@ -4,6 +4,7 @@ import { CARD_NUMBER_DETECTOR, IBAN_DETECTOR } from "./financial.js";
 import { HIGH_ENTROPY_DETECTOR } from "./high-entropy.js";
 import { NATIONAL_ID_DETECTORS } from "./national-ids.js";
 import { SPECIAL_CATEGORY_DETECTORS } from "./special-category.js";
+import { MULTILINGUAL_SPECIAL_CATEGORY_DETECTORS } from "./special-category-multilingual.js";
 import { BANK_ACCOUNT_DETECTOR } from "./bank-accounts.js";
 import { CUED_VALUE_DETECTORS, STRONG_PASSWORD_DETECTOR, USER_PASSWORD_PAIR_DETECTOR } from "./cued-values.js";
 import { CHECKSUMMED_ID_DETECTORS, LABELLED_ID_DETECTOR, MRZ_DETECTOR, PASSPORT_NUMBER_DETECTOR } from "./id-documents.js";
@@ -36,6 +37,7 @@ export const SENSITIVE_DETECTORS: readonly Detector[] = [
   MRZ_DETECTOR,
   HIGH_ENTROPY_DETECTOR,
   ...SPECIAL_CATEGORY_DETECTORS,
+  ...MULTILINGUAL_SPECIAL_CATEGORY_DETECTORS,
 ];
 
 const RANK = new Map<SensitiveCategory, number>(SENSITIVE_CATEGORIES.map((c, i) => [c, i]));

@@ -51,15 +51,25 @@ export function foldText(text: string): string {
 }
 
 let last: TokenizedText | null = null;
+let lastLong: TokenizedText | null = null;
 
 /**
- * Tokens of `text` (memoised for the last text: the detectors of one `detectSensitive` call share it).
+ * Tokens of `text`. Memoised for the last text and the last long one (the detectors of one
+ * `detectSensitive` call share it; the short clauses they look into do not evict a long text).
  *
  * @example
  * tokenize("Mein Passwort: x").tokens.map((t) => t.folded) // ["mein", "passwort", "x"]
  */
 export function tokenize(text: string): TokenizedText {
   if (last !== null && last.text === text) return last;
+  if (lastLong !== null && lastLong.text === text) return lastLong;
+  const result = tokenizeNow(text);
+  if (text.length >= 256) lastLong = result;
+  else last = result;
+  return result;
+}
+
+function tokenizeNow(text: string): TokenizedText {
   const folded = foldText(text);
   const tokens: Token[] = [];
   let i = 0;
@@ -84,8 +94,7 @@ export function tokenize(text: string): TokenizedText {
     }
     tokens.push({ folded: folded.slice(start, i), start, end: i, cjk: false });
   }
-  last = { text, folded, tokens };
-  return last;
+  return { text, folded, tokens };
 }
 
 /** The parts of a compound token: "wlan-passwort" → ["wlan", "passwort"], "api_key" → ["api", "key"]. */
