@@ -51,8 +51,12 @@ function deletionsOf(word: string): string[] {
 
 const isCjk = (s: string) => /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(s);
 
-/** Build a matcher for `entries` (folded once here) and register it. */
-export function compileLexicon(entries: readonly string[]): Lexicon {
+/**
+ * Build a matcher for `entries` (folded once here) and register it. `fuzzy`: long words also match
+ * with one typo — for credential words, where a typo still announces a secret; not for
+ * special-category words, where a near word is often another word ("christin" / "christian").
+ */
+export function compileLexicon(entries: readonly string[], options: { fuzzy?: boolean } = {}): Lexicon {
   const id = matchers.length;
   const m: Matchers = { words: new Set(), stems: [], tails: [], contains: [], deletions: new Map() };
   matchers.push(m);
@@ -75,7 +79,7 @@ export function compileLexicon(entries: readonly string[]): Lexicon {
       phrases.set(words[0], list);
     } else {
       m.words.add(entry);
-      if (entry.length >= FUZZY_MIN && /^[a-z'-]+$/.test(entry)) {
+      if (options.fuzzy === true && entry.length >= FUZZY_MIN && /^[a-z'-]+$/.test(entry)) {
         m.deletions.set(entry, entry);
         for (const d of deletionsOf(entry)) if (!m.deletions.has(d)) m.deletions.set(d, entry);
       }

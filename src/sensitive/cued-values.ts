@@ -14,7 +14,7 @@ import { groupedDigitsAt, keyShaped, moderatePasswordShape, pinShaped, secretSha
  * search: a cue in one sentence never reaches a value in the next.
  */
 
-const LEX = Object.fromEntries(Object.entries(CREDENTIAL_WORDS).map(([k, v]) => [k, compileLexicon(v)])) as Record<CredentialConcept, ReturnType<typeof compileLexicon>>;
+const LEX = Object.fromEntries(Object.entries(CREDENTIAL_WORDS).map(([k, v]) => [k, compileLexicon(v, { fuzzy: true })])) as Record<CredentialConcept, ReturnType<typeof compileLexicon>>;
 const LINKS = new Set(LINK_WORDS.map(foldText));
 const GLUE = new Set(GLUE_WORDS.map(foldText));
 /** Cue words that are also ordinary words ("pass the salt", "pw" in units): their values must look like passwords. */
@@ -266,7 +266,7 @@ export const USER_PASSWORD_PAIR_DETECTOR: Detector = {
   category: "password",
   find(text) {
     const out: Span[] = [];
-    const re = /(?<![\w.@-])([a-z][a-z0-9._@-]{1,40})\s*\/\s*(\S{6,64})/g;
+    const re = /(?<![\w.@/:-])([a-z][a-z0-9._@-]{1,40})\s*\/\s*([^\s/]{6,64})(?![^\s]*\/)/g;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
       const { value, offset } = trimValue(m[2]);
       if (!strongPasswordShape(value) && !(moderatePasswordShape(value) && mixedCase(value))) continue;

@@ -99,9 +99,22 @@ function findingsOf(text: string, detectors: readonly Detector[]): SensitiveFind
  */
 function settle(findings: SensitiveFinding[]): SensitiveFinding[] {
   const explained = findings.filter((f) => f.category !== "high_entropy" && !isSpecialCategory(f.category));
-  const kept = findings.filter((f) => f.category !== "high_entropy" || !explained.some((o) => o.start < f.end && f.start < o.end));
+  const kept = findings.filter((f) => {
+    if (f.category === "high_entropy") return !explainedMostly(f, explained);
+    if (isSpecialCategory(f.category)) return true;
+    // One secret, one finding: a span inside a more specific finding's span is that finding
+    // ("token ghp_…" is a GitHub token, not also a token after the word "token").
+    return !explained.some((o) => o !== f && o.start <= f.start && f.end <= o.end && (RANK.get(o.category)! < RANK.get(f.category)! || (o.category === f.category && (o.start < f.start || o.end > f.end))));
+  });
   kept.sort((a, b) => a.start - b.start || RANK.get(a.category)! - RANK.get(b.category)!);
   return dedupeSameSpan(kept);
+}
+
+/** A high-entropy span is explained when secret or identifier findings cover most of it (not just a piece). */
+function explainedMostly(f: SensitiveFinding, explained: readonly SensitiveFinding[]): boolean {
+  let covered = 0;
+  for (const o of explained) covered += Math.max(0, Math.min(o.end, f.end) - Math.max(o.start, f.start));
+  return covered > 0 && covered >= 0.8 * (f.end - f.start);
 }
 
 function dedupeSameSpan(findings: SensitiveFinding[]): SensitiveFinding[] {

@@ -36,8 +36,8 @@ import { ID_DOCUMENT_WORDS, PASSPORT_WORDS } from "./lexicon/id-document-words.j
  *   language, and machine-readable zones (ICAO 9303) anywhere.
  */
 
-const ID_CUES = compileLexicon(ID_DOCUMENT_WORDS);
-const PASSPORT_CUES = compileLexicon(PASSPORT_WORDS);
+const ID_CUES = compileLexicon(ID_DOCUMENT_WORDS, { fuzzy: true });
+const PASSPORT_CUES = compileLexicon(PASSPORT_WORDS, { fuzzy: true });
 const REACH = 70;
 
 /** Every scheme a number without separators may pass. */

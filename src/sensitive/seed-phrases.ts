@@ -52,7 +52,7 @@ function wordIndex(): Map<string, number[]> {
   return index;
 }
 
-const SEED_CUES = compileLexicon(CREDENTIAL_WORDS.seed);
+const SEED_CUES = compileLexicon(CREDENTIAL_WORDS.seed, { fuzzy: true });
 const LENGTHS = [24, 21, 18, 15, 12];
 
 interface Word {

@@ -32,7 +32,7 @@ function clauseOf(text: string, hit: CueHit): { from: number; to: number } {
 }
 
 /** Tokens between a personal subject and an ambiguous term ("ich bin Katholik", "je suis catholique pratiquante", "mam depresję"). */
-const PERSON_REACH = 3;
+const PERSON_REACH = 2;
 
 /** A personal subject or possessive right before the term (or anywhere in its clause in CJK, where the subject may come first or be dropped). */
 function aboutSomeone(text: string, hit: CueHit, persons: readonly CueHit[]): boolean {

@@ -56,7 +56,7 @@ export const SPECIAL_CATEGORY_WORDS: Readonly<Partial<Record<SpecialCategory, Sp
   },
   criminal_record: {
     anywhere: [
-      "criminal record", "criminal records", "prior conviction", "previous conviction", "convicted", "felony", "felon", "on probation", "on parole", "served time", "jail time", "prison sentence", "suspended sentence", "sex offender", "sex offenders register",
+      "criminal record", "criminal records", "years in prison", "years in jail", "months in prison", "months in jail", "jahre im gefangnis", "jahre haft", "ans de prison", "mois de prison", "anos de carcel", "anos de prision", "anni di carcere", "anos de prisao", "anos de cadeia", "jaar cel", "jaar gevangenisstraf", "lat wiezienia", "yil hapis", "ar i fangelse", "лет тюрьмы", "лет колонии", "prior conviction", "previous conviction", "convicted", "felony", "felon", "on probation", "on parole", "served time", "jail time", "prison sentence", "suspended sentence", "sex offender", "sex offenders register",
       "vorstraf*", "vorbestraft", "bewahrungsstrafe", "auf bewahrung", "haftstrafe", "freiheitsstrafe", "im gefangnis", "im knast", "fuhrungszeugnis", "casier judiciaire", "condamne pour", "condamnee pour", "en prison", "sursis", "en conditionnelle", "antecedentes penales", "condenado por", "condenada por", "en la carcel", "en prision", "libertad condicional",
       "precedenti penali", "fedina penale", "condannato per", "condannata per", "in carcere", "liberta vigilata", "antecedentes criminais", "ficha criminal", "cadastro criminal", "condenado por", "na prisao", "na cadeia", "liberdade condicional", "strafblad", "veroordeeld voor", "in de gevangenis", "taakstraf", "voorwaardelijke straf",
       "karany", "karana", "w wiezieniu", "kartoteke", "niekaralnosc", "sabika*", "hapis yattim", "hapiste", "mahkum oldum", "straffregister", "belastningsregister", "domd for", "i fangelse", "straffattest", "судимост*", "осужден*", "осуждён*", "в тюрьме", "отсидел*", "условн* срок*",
@@ -127,10 +127,10 @@ export const SPECIAL_CATEGORY_WORDS: Readonly<Partial<Record<SpecialCategory, Sp
 
 /**
  * Political opinion said as an act towards a party: a vote, membership or support word in the
- * languages above, with a party in the same clause (PARTY_WORDS or PARTY_NAMES).
+ * languages above, with a party in the same clause (PARTY_WORDS or PARTY_NAMES). English is
+ * special-category.ts's ("a party" is also a celebration there).
  */
 export const POLITICAL_ACTS: readonly string[] = [
-  "vote", "voted", "voting", "member", "supporter", "support", "campaign", "campaigned", "volunteer",
   "wahle", "wahlte", "gewahlt", "stimme", "stimmte", "mitglied", "unterstutze", "unterstutzer*", "votes", "voter", "vote pour", "j'ai vote", "membre", "militant*", "milite", "soutiens", "adherent*",
   "voto", "votado", "votare", "votaré", "votei", "votarei", "votamos", "afiliado", "afiliada", "miembro", "militante", "apoyo", "votato", "iscritto", "iscritta", "membro", "sostengo", "filiado", "filiada", "apoio",
   "stem", "stemde", "gestemd", "lid", "steun", "glosuje", "glosowal*", "czlonek", "czlonkiem", "czlonkini*", "popieram", "oy", "uyesi*", "destekliyorum", "rostar", "rostade", "medlem", "stodjer", "голосую", "голосовал*", "член", "поддерживаю",
@@ -138,7 +138,7 @@ export const POLITICAL_ACTS: readonly string[] = [
 ];
 
 /** Words for a political party. */
-export const PARTY_WORDS: readonly string[] = ["party", "partei", "parti", "partido", "partito", "partij", "partia", "partii", "partisi", "partiet", "партия", "партии", "党", "黨", "정당"];
+export const PARTY_WORDS: readonly string[] = ["partei", "parti", "partido", "partito", "partij", "partia", "partii", "partisi", "partiet", "партия", "партии", "党", "黨", "정당"];
 
 /**
  * The main parliamentary parties of the countries of the languages above (Wikipedia's lists of
@@ -158,11 +158,11 @@ export const PARTY_NAMES: readonly string[] = [
 
 /** Trade-union membership said with a union's name: a membership word and a confederation or union in the same clause. */
 export const UNION_ACTS: readonly string[] = [
-  "member", "joined", "belong", "mitglied", "membre", "adherent*", "miembro", "afiliado", "afiliada", "membro", "iscritto", "iscritta", "socio", "socia", "filiado", "filiada", "lid", "czlonek", "czlonkini*", "uye*", "medlem", "член", "加入", "가입",
+  "mitglied", "membre", "adherent*", "miembro", "afiliado", "afiliada", "membro", "iscritto", "iscritta", "socio", "socia", "filiado", "filiada", "lid", "czlonek", "czlonkini*", "uye*", "medlem", "член", "加入", "가입",
 ];
 export const UNION_NAMES: readonly string[] = [
-  "cgil", "cisl", "uil", "dgb", "verdi", "gew", "ig bce", "ig metall", "ngg", "evg", "ogb", "fnv", "cnv", "lo", "tco", "saco", "cgt", "cfdt", "cftc", "unsa", "ccoo", "ugt", "uso", "cut", "cgtp", "opzz",
-  "solidarnosc", "disk", "turk-is", "hak-is", "kesk", "unison", "unite", "gmb", "teamsters", "uaw", "seiu", "afl-cio", "連合", "민주노총", "한국노총",
+  "cgil", "cisl", "uil", "dgb", "verdi", "gew", "ig bce", "ig metall", "ngg", "evg", "ogb", "fnv", "cnv", "tco", "saco", "cgt", "cfdt", "cftc", "unsa", "ccoo", "ugt", "cgtp", "opzz",
+  "solidarnosc", "turk-is", "hak-is", "kesk", "連合", "민주노총", "한국노총",
 ];
 
 /** A personal subject or possessive: what makes an ambiguous special-category word about someone. */
