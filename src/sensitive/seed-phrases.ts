@@ -115,12 +115,14 @@ export const SEED_PHRASE_DETECTOR: Detector = {
         if (run.words.length < n) return false;
         // The phrase is the run, or its start or end (a word of talk may touch it).
         for (const from of new Set([0, run.words.length - n])) {
-          const phrase = run.words.slice(from, from + n).map((w) => w.key).join(joiner);
-          if (validateMnemonic(phrase, words as string[])) return true;
+          const keys = run.words.slice(from, from + n).map((w) => w.key);
+          // Random words rarely repeat: "very very very …" is not a phrase even when its checksum fits.
+          if (new Set(keys).size < n * 0.75) continue;
+          if (validateMnemonic(keys.join(joiner), words as string[])) return true;
         }
         return false;
       });
-      if (valid || named) out.push({ start: run.words[0].start, end: run.words[run.words.length - 1].end });
+      if (valid || (named && new Set(run.words.map((w) => w.key)).size >= 9)) out.push({ start: run.words[0].start, end: run.words[run.words.length - 1].end });
     }
     return out;
   },

@@ -31,16 +31,25 @@ const DESCRIPTIONS: Record<SensitiveCategory, string> = {
   criminal_record: "criminal convictions or offences",
 };
 
+export interface SensitiveCheckOptions extends StorableOptions {
+  /**
+   * Skip the high-entropy fallback: for machine-written fields (metadata, item values) where random
+   * ids are expected. Named formats (keys, tokens, cards, ids…) are still refused.
+   */
+  ignoreHighEntropy?: boolean;
+}
+
 /** The most specific category that blocks storing `text`, or undefined when it may be stored. */
-export function sensitiveCategoryOf(text: string, options: StorableOptions = {}): SensitiveCategory | undefined {
-  return primaryCategory(blockingFindings(detectSensitive(text), options));
+export function sensitiveCategoryOf(text: string, options: SensitiveCheckOptions = {}): SensitiveCategory | undefined {
+  const findings = blockingFindings(detectSensitive(text), options);
+  return primaryCategory(options.ignoreHighEntropy ? findings.filter((f) => f.category !== "high_entropy") : findings);
 }
 
 /**
  * The first blocking category among the strings of a JSON-like value — string values and object
  * keys, at any depth (walked without recursion, so deep documents cannot overflow the stack).
  */
-export function sensitiveCategoryIn(value: unknown, options: StorableOptions = {}): SensitiveCategory | undefined {
+export function sensitiveCategoryIn(value: unknown, options: SensitiveCheckOptions = {}): SensitiveCategory | undefined {
   const stack: unknown[] = [value];
   const seen = new Set<object>();
   while (stack.length > 0) {

@@ -91,7 +91,7 @@ export class JsonlMemory {
     const { entry, line } = buildEntryLine(input, this.now());
     if (!this.allowSensitive) {
       for (const field of ["content", "type", "tags", "meta"] as const) {
-        const category = sensitiveCategoryIn(entry[field], { allowSpecialCategory: this.allowSpecialCategory });
+        const category = sensitiveCategoryIn(entry[field], { allowSpecialCategory: this.allowSpecialCategory, ignoreHighEntropy: field === "meta" });
         if (category) throw sensitiveContent(field, category);
       }
     }

@@ -274,7 +274,8 @@ export class LangGraphStore extends BaseStore {
   /** The door's secret filter (src/sensitive), on the key and every string and field name of the value. */
   private refuseSensitive(op: PutOperation): void {
     if (this.allowSensitive) return;
-    const options = { allowSpecialCategory: this.allowSpecialCategory };
+    // Item values are often machine-written (ids, cursors): only named formats count, not the high-entropy fallback.
+    const options = { allowSpecialCategory: this.allowSpecialCategory, ignoreHighEntropy: true };
     const inKey = sensitiveCategoryIn(op.key, options);
     if (inKey) throw sensitiveContent("key", inKey);
     const inValue = sensitiveCategoryIn(op.value, options);

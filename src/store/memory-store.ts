@@ -719,7 +719,8 @@ export class MemoryStore {
    */
   private refuseSensitive<T>(value: T, field: string): T {
     if (this.allowSensitive || value === null || value === undefined) return value;
-    const category = sensitiveCategoryIn(value, { allowSpecialCategory: this.writePolicy.allowSpecialCategory });
+    // Metadata holds machine ids (run, message, tool-call ids): only named formats count there.
+    const category = sensitiveCategoryIn(value, { allowSpecialCategory: this.writePolicy.allowSpecialCategory, ignoreHighEntropy: typeof value !== "string" });
     if (category) throw sensitiveContent(field, category);
     return value;
   }
