@@ -33,8 +33,9 @@ const DESCRIPTIONS: Record<SensitiveCategory, string> = {
 
 export interface SensitiveCheckOptions extends StorableOptions {
   /**
-   * Skip the high-entropy fallback: for machine-written fields (metadata, item values) where random
-   * ids are expected. Named formats (keys, tokens, cards, ids…) are still refused.
+   * Skip the high-entropy fallback in strings without a space: for machine-written fields
+   * (metadata, item values) where random ids are expected. Named formats (keys, tokens, cards,
+   * ids…) are still refused, and so is a high-entropy token inside a sentence.
    */
   ignoreHighEntropy?: boolean;
 }
@@ -42,7 +43,8 @@ export interface SensitiveCheckOptions extends StorableOptions {
 /** The most specific category that blocks storing `text`, or undefined when it may be stored. */
 export function sensitiveCategoryOf(text: string, options: SensitiveCheckOptions = {}): SensitiveCategory | undefined {
   const findings = blockingFindings(detectSensitive(text), options);
-  return primaryCategory(options.ignoreHighEntropy ? findings.filter((f) => f.category !== "high_entropy") : findings);
+  const lone = options.ignoreHighEntropy === true && !/\s/.test(text.trim());
+  return primaryCategory(lone ? findings.filter((f) => f.category !== "high_entropy") : findings);
 }
 
 /**

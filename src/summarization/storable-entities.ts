@@ -11,7 +11,14 @@ export interface StorableEntitiesOptions {
   specialCategories?: boolean;
   /** With `specialCategories`: keep them when the app allows them (`writePolicy.allowSpecialCategory`). */
   allowSpecialCategory?: boolean;
+  /**
+   * Secret values seen in the summarised messages: an item that holds one, or is a piece of one
+   * (3+ letters or digits of it), goes too — a model may list "4471" without the words around it.
+   */
+  knownSecrets?: readonly string[];
 }
+
+const compact = (s: string) => s.replace(/[^\p{L}\p{N}]/gu, "").toLowerCase();
 
 /** Most pieces one number is split into (a card in 4, an IBAN in up to 8 groups of 4, but then it is long). */
 const MAX_GROUPS = 8;
@@ -50,6 +57,14 @@ export function storableEntities(entities: Partial<SummaryEntities> | null | und
         const window = groups.slice(from, from + n);
         drop(joined(window.map((i) => items[i]), (item) => GROUP.exec(item.trim())![1]), window);
       }
+    }
+    const known = (options.knownSecrets ?? []).map(compact).filter((v) => v.length >= 4);
+    if (known.length > 0) {
+      items.forEach((item, i) => {
+        const c = compact(item);
+        const group = compact(GROUP.exec(item.trim())?.[1] ?? "");
+        if (known.some((v) => c.includes(v) || (c.length >= 3 && v.includes(c)) || (group.length >= 3 && v.includes(group)))) dropped.add(i);
+      });
     }
     out[key] = items.filter((_, i) => !dropped.has(i));
   }

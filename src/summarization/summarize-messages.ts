@@ -7,6 +7,8 @@ import { resolveEncoding, type CountTokensOptions } from "../tokens/count-messag
 import { mergeEntities } from "./entities.js";
 import { offlineSummarizer } from "./offline-summarizer.js";
 import { storableEntities } from "./storable-entities.js";
+import { messageText } from "./transcript.js";
+import { detectSecretsAndIdentifiers } from "../sensitive/detect-sensitive.js";
 import type { Summarizer } from "./summarizer.js";
 
 export interface SummarizeMessagesOptions extends CountTokensOptions {
@@ -48,7 +50,11 @@ export async function summarizeMessages(options: SummarizeMessagesOptions): Prom
   const out = await summarizer.summarize({ messages: options.messages, previous, maxTokens: options.maxSummaryTokens, encoding, config: options.config });
   // A summariser (a model, or a previous summary from state) may list a secret or pieces of one: the
   // merged lists pass the secret filter after joining.
-  const entities = storableEntities(mergeEntities(previous?.entities, out.entities, { limits: options.entityLimits, closedTasks: out.closedTasks }));
+  const knownSecrets = options.messages.flatMap((m) => {
+    const text = messageText(m);
+    return detectSecretsAndIdentifiers(text).map((f) => text.slice(f.start, f.end));
+  });
+  const entities = storableEntities(mergeEntities(previous?.entities, out.entities, { limits: options.entityLimits, closedTasks: out.closedTasks }), { knownSecrets });
   const text = out.text.trim() || previous?.text || "";
   const fitted = fitSummary({ text, entities }, options.maxSummaryTokens, encoding);
   return {
