@@ -1,5 +1,6 @@
 import type { Detector } from "./categories.js";
 import { compileLexicon, findCues } from "./cue-words.js";
+import { BANK_ACCOUNT_WORDS } from "./lexicon/id-document-words.js";
 
 /**
  * Domestic bank account numbers (IBANs are financial.ts): a UK sort code with its account, a US
@@ -8,17 +9,7 @@ import { compileLexicon, findCues } from "./cue-words.js";
  * 123456789012" stays storable).
  */
 
-/**
- * Names of a bank account number. Source: Wiktionary translations of "bank account" and "account
- * number", and the names of domestic routing codes (sort code, routing/ABA, BSB, IFSC, transit).
- */
-const ACCOUNT_WORDS = compileLexicon([
-  "account number", "account no", "acct", "a/c", "bank account", "checking account", "savings account", "current account", "sort code", "routing", "routing number", "aba", "bsb", "ifsc", "transit number",
-  "kontonummer", "kontonr", "bankkonto", "girokonto", "bankverbindung", "numero de compte", "compte bancaire", "compte courant", "rib", "numero de cuenta", "cuenta bancaria", "cuenta corriente", "clabe",
-  "numero di conto", "conto corrente", "conto bancario", "numero da conta", "conta bancaria", "conta corrente", "agencia", "rekeningnummer", "bankrekening", "numer konta", "konto bankowe", "rachunek",
-  "hesap numarasi", "hesap no", "banka hesabi", "kontonummer", "bankkonto", "clearingnummer", "tilinumero", "pankkitili", "cislo uctu", "bankszamla", "номер счета", "расчетный счет", "банковский счет",
-  "口座番号", "銀行口座", "账号", "银行账户", "银行账号", "銀行帳戶", "계좌번호", "계좌", "số tài khoản", "nomor rekening", "เลขบัญชี", "رقم الحساب", "شماره حساب", "מספר חשבון", "खाता संख्या",
-]);
+const ACCOUNT_WORDS = compileLexicon(BANK_ACCOUNT_WORDS, { fuzzy: true });
 /** Words that make "account" a bank's. */
 const BANK_CONTEXT = /\b(?:bank|banking|sort code|routing|aba|iban|bic|swift|bsb|ifsc|direct deposit|wire|transfer|deposit|paycheck|salary|payroll|überweisung|virement|transferencia|bonifico|transferência|overschrijving|przelew|havale|överföring)\b|банк|銀行|银行|은행/i;
 const ACCOUNT_ALONE = compileLexicon(["account", "konto", "compte", "cuenta", "conto", "conta", "rekening", "hesap", "счет", "счёт", "口座", "账户"]);

@@ -1,6 +1,7 @@
 import type { Detector, SensitiveCategory } from "./categories.js";
 import { compileLexicon, cuesWithin, findCues, wordIsCue, type CueHit } from "./cue-words.js";
 import { CREDENTIAL_WORDS, GLUE_WORDS, LINK_WORDS, type CredentialConcept } from "./lexicon/credential-words.js";
+import { BANK_ACCOUNT_WORDS, ID_DOCUMENT_WORDS, PASSPORT_WORDS } from "./lexicon/id-document-words.js";
 import { foldText, partsOf, tokenize } from "./text-tokens.js";
 import { groupedDigitsAt, keyShaped, moderatePasswordShape, pinShaped, secretShaped, strongPasswordShape, trimValue } from "./value-shapes.js";
 
@@ -14,14 +15,19 @@ import { groupedDigitsAt, keyShaped, moderatePasswordShape, pinShaped, secretSha
  * search: a cue in one sentence never reaches a value in the next.
  */
 
-const LEX = Object.fromEntries(Object.entries(CREDENTIAL_WORDS).map(([k, v]) => [k, compileLexicon(v, { fuzzy: true })])) as Record<CredentialConcept, ReturnType<typeof compileLexicon>>;
+const LEX = Object.fromEntries(
+  Object.entries({ ...CREDENTIAL_WORDS, idNumber: [...ID_DOCUMENT_WORDS, ...PASSPORT_WORDS], bankAccount: BANK_ACCOUNT_WORDS }).map(([k, v]) => [k, compileLexicon(v, { fuzzy: true })]),
+) as Record<CredentialConcept | "idNumber" | "bankAccount", ReturnType<typeof compileLexicon>>;
 const LINKS = new Set(LINK_WORDS.map(foldText));
 const GLUE = new Set(GLUE_WORDS.map(foldText));
 /** Cue words that are also ordinary words ("pass the salt", "pw" in units): their values must look like passwords. */
 const WEAK_CUES = new Set(["pass", "pw", "parola", "sandi", "암호", "secret", "secrets", "geheim", "gizli", "hemlig", "秘密", "비밀", "user", "usuario", "utente", "benutzer", "inlog", "connexion"]);
 
-/** Clause ends: a line break, or sentence punctuation followed by a space (a value may hold "." or "!"). */
-const CLAUSE_END = /\n|[.!?;](?=\s+\S)|[。！？]/g;
+/**
+ * Clause ends: a line break, "; ", or sentence punctuation followed by a space and a word that does
+ * not go on in lower case (a value may end in "." or "!": "Ps7-Brass! is the password").
+ */
+const CLAUSE_END = /\n|;(?=\s)|[.!?](?=\s+[^\s\p{Ll}])|[。！？]/gu;
 /** How far (in characters) a cue reaches for its value. */
 const REACH = 90;
 /** Words of talk that may stand between a cue and its link ("password for the company VPN is …"). */
@@ -63,16 +69,21 @@ function clauseAround(text: string, start: number, end: number): { from: number;
   return { from, to };
 }
 
-const isLinkChunk = (c: Chunk) => /^(?:[:=：]|->|=>|–|—|-)$/.test(c.raw) || LINKS.has(c.folded.replace(/[:：,]$/, "")) || /[:=：]$/.test(c.raw) && c.raw.length > 1;
-const endsWithLink = (c: Chunk) => /[:=：]$/.test(c.raw);
+/** A link: ":", "=", "->", a link word, or a word that ends with ":" or "=" ("account:", "Passwort:"); not a value that ends with "=" (base64 padding). */
+const isLinkChunk = (c: Chunk) => /^(?:[:=：]|->|=>|–|—|-)$/.test(c.raw) || LINKS.has(c.folded.replace(/[:：,]$/, "")) || /^[\p{L}'’-]+[:=：]$/u.test(c.raw);
 
 const mixedCase = (v: string) => /\p{Ll}/u.test(v) && /\p{Lu}/u.test(v);
 
-type Want = "password" | "login" | "pin" | "key";
+type Want = "password" | "login" | "pin" | "key" | "id";
+
+/** An identity number: letters and digits, 6+ digits, maybe grouped; not a date or a year. */
+const idShaped = (value: string) =>
+  /^[A-Z]{0,3}\d[A-Z0-9]*(?:[ ./-][A-Z0-9]*\d[A-Z0-9]*){0,5}$/i.test(value) && (value.match(/\d/g) ?? []).length >= 6 && !/\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}$/.test(value);
 
 function accepts(want: Want, value: string, linked: boolean, weak: boolean): boolean {
+  if (want === "id") return linked && idShaped(value);
   if (want === "pin") return pinShaped(value) || (linked && secretShaped(value) && /\d/.test(value));
-  if (want === "key") return keyShaped(value) || (linked && moderatePasswordShape(value));
+  if (want === "key") return keyShaped(value) || (linked && (moderatePasswordShape(value) || (/\p{L}/u.test(value) && /\d/.test(value) && value.length >= 6 && secretShaped(value))));
   // After a login word the value may be the user name: only a password shape counts.
   if (want === "login") return strongPasswordShape(value) || (moderatePasswordShape(value) && mixedCase(value));
   if (weak) return moderatePasswordShape(value) || strongPasswordShape(value) || (linked && /^\d{4,12}$/.test(value));
@@ -100,6 +111,14 @@ function valueAfter(text: string, cue: CueHit, want: Want, weak: boolean): Span 
     const direct = spanOf(text, first, want, false, weak);
     if (direct) return direct;
   }
+  // A bracketed or quoted value a few words after the cue is its value: "password (X)", "PIN information (4471)", 'the code "4471"'.
+  for (let k = 0; k < Math.min(chunks.length, 4); k++) {
+    if (/^[(\["'“‘«]/.test(chunks[k].raw)) {
+      const quoted = valueAt(text, chunks, k, want, weak);
+      if (quoted) return quoted;
+      break;
+    }
+  }
   // Each link within reach, in order ("code to the back door is 4471": "to" is a link in Polish).
   for (let k = 0; k < Math.min(chunks.length, MAX_WORDS_BEFORE_LINK + 1); k++) {
     if (want === "key" && ID_NOUNS.test(chunks[k].folded.replace(/[:：,]$/, ""))) return null;
@@ -114,6 +133,11 @@ function valueAfter(text: string, cue: CueHit, want: Want, weak: boolean): Span 
 }
 
 function valueAt(text: string, chunks: Chunk[], i: number, want: Want, weak: boolean): Span | null {
+  if (want === "id") {
+    const grouped = /^[A-Z]{0,3}\d[A-Z0-9]*(?:[ .-][A-Z0-9]*\d[A-Z0-9]*){0,5}/i.exec(text.slice(chunks[i].start));
+    const value = grouped ? trimValue(grouped[0].replace(/\s+\p{L}+$/u, "")).value : "";
+    if (value && idShaped(value)) return { start: chunks[i].start, end: chunks[i].start + value.length };
+  }
   if (want === "pin") {
     const grouped = groupedDigitsAt(text, chunks[i].start);
     if (grouped && pinShaped(text.slice(grouped.start, grouped.end))) return grouped;
@@ -132,7 +156,10 @@ function valueBefore(text: string, cue: CueHit, want: Want): Span | null {
   const { from } = clauseAround(text, cue.start, cue.end);
   const chunks = chunksIn(text, from, cue.start);
   let glue = 0;
-  for (let k = chunks.length - 1; k >= 0; k--) {
+  // Up to two words that say what the secret is for, right before it ("the user's database password").
+  let k = chunks.length - 1;
+  for (let modifiers = 0; k >= 0 && modifiers < 2 && /^[\p{Ll}\p{Lu}][\p{L}-]*$/u.test(chunks[k].raw) && !GLUE.has(chunks[k].folded); modifiers++) k--;
+  for (; k >= 0; k--) {
     const c = chunks[k];
     const word = c.folded.replace(/[,:]$/, "");
     if (GLUE.has(word) || /^[-–—,:]$/.test(c.raw)) {
@@ -141,8 +168,30 @@ function valueBefore(text: string, cue: CueHit, want: Want): Span | null {
     }
     const { value, offset } = trimValue(c.raw);
     if (glue === 0) return null;
-    const ok = want === "pin" ? pinShaped(value) : want === "key" ? keyShaped(value) : strongPasswordShape(value) || moderatePasswordShape(value);
-    return ok ? { start: c.start + offset, end: c.start + offset + value.length } : null;
+    // A value read out in groups ("6 0 9 1 is the PIN"): the groups before it are part of it.
+    let start = c.start + offset;
+    if (want === "pin" && /^\d{1,4}$/.test(value)) {
+      let j = k - 1;
+      while (j >= 0 && /^\d{1,4}$/.test(chunks[j].raw)) j--;
+      start = chunks[j + 1].start;
+      const grouped = text.slice(start, c.start + offset + value.length);
+      return pinShaped(grouped) ? { start, end: c.start + offset + value.length } : null;
+    }
+    if (want === "id") {
+      let j = k - 1;
+      while (j >= 0 && /^[A-Z0-9]{1,6}$/i.test(chunks[j].raw) && /\d/.test(chunks[j].raw)) j--;
+      const from = chunks[j + 1].start;
+      const grouped = text.slice(from, c.start + offset + value.length);
+      return idShaped(grouped) ? { start: from, end: c.start + offset + value.length } : null;
+    }
+    const lettersAndDigits = /\p{L}/u.test(value) && /\d/.test(value) && value.length >= 6 && secretShaped(value);
+    const ok =
+      want === "pin"
+        ? pinShaped(value)
+        : want === "key"
+          ? keyShaped(value) || moderatePasswordShape(value) || strongPasswordShape(value) || lettersAndDigits
+          : strongPasswordShape(value) || moderatePasswordShape(value) || keyShaped(value) || lettersAndDigits || (want === "password" && /^\d{4,12}$/.test(value) && !/^(?:19|20)\d{2}$/.test(value));
+    return ok ? { start, end: c.start + offset + value.length } : null;
   }
   return null;
 }
@@ -158,7 +207,7 @@ function near(text: string, cue: CueHit, concept: CredentialConcept, reach: numb
 }
 
 interface CueRule {
-  concept: CredentialConcept;
+  concept: CredentialConcept | "idNumber" | "bankAccount";
   category: SensitiveCategory;
   want: Want;
   /** Only when this holds of the cue (what a code opens, what makes a key secret). */
@@ -181,12 +230,17 @@ const RULES: CueRule[] = [
     when: (t, c) =>
       CODE_COMPOUND.test(foldText(t.slice(c.start, c.end))) || /[\p{Script=Han}\p{Script=Katakana}\p{Script=Hangul}]/u.test(t.slice(c.start, c.end)) || (!codeOfAnotherKind(t, c) && near(t, c, "accessObject", 4)),
   },
-  { concept: "login", category: "password", want: "login", before: false },
-  { concept: "secret", category: "api_key", want: "key", before: false },
+  { concept: "credentials", category: "password", want: "password", before: true },
+  { concept: "login", category: "password", want: "login", before: true },
+  { concept: "secret", category: "api_key", want: "key", before: true },
   { concept: "key", category: "api_key", want: "key", before: true, when: (t, c) => near(t, c, "keyQualifier", 2) || /^apikey$/.test(foldText(t.slice(c.start, c.end))) },
   // "API" alone, then a key-shaped value through a link ("my api ky for the weather service is 3f9a…"): a key whatever the word after it.
   { concept: "api", category: "api_key", want: "key", before: false },
-  { concept: "token", category: "token", want: "key", before: false },
+  { concept: "token", category: "token", want: "key", before: true },
+  // An identity or passport number named by its label and linked to it ("ssn 065890403", "ID number … is …",
+  // "… is the user's passport number"), whatever its format: checksummed formats are id-documents.ts's.
+  { concept: "idNumber", category: "national_id", want: "id", before: true },
+  { concept: "bankAccount", category: "bank_account", want: "id", before: true },
 ];
 
 /**
@@ -235,7 +289,7 @@ function find(text: string, rule: CueRule): Span[] {
       const before = valueBefore(text, cue, rule.want);
       if (before) out.push(before);
     }
-    if ((rule.concept === "login" || rule.concept === "password") && !weak) out.push(...passwordInClause(text, cue));
+    if ((rule.concept === "login" || rule.concept === "credentials" || rule.concept === "password") && !weak) out.push(...passwordInClause(text, cue));
   }
   return out;
 }

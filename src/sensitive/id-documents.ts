@@ -50,7 +50,7 @@ const CHECKSUMMED: ReadonlyArray<(s: string) => boolean> = [
 const passesAScheme = (compact: string) => CHECKSUMMED.some((valid) => valid(compact));
 
 /** Candidate numbers: runs of letters and digits with at least 5 digits, separators inside allowed. */
-const CANDIDATE = /(?<![\p{L}\p{N}])(?:[A-Z]{0,3}\d[\dA-Z]*(?:[ ./-][\dA-Z]+){0,5}|[A-Z]{1,8}\d[\dA-Z]*)(?![\p{L}\p{N}])/giu;
+const CANDIDATE = /(?<![\p{L}\p{N}])(?:[A-Z]{0,3}\d[\dA-Z]*(?:[ ./-][\dA-Z]*\d[\dA-Z]*){0,5}|[A-Z]{1,8}\d[\dA-Z]*)(?![\p{L}\p{N}])/giu;
 
 function candidatesIn(text: string, from: number, to: number): Array<{ start: number; end: number; raw: string; compact: string }> {
   const out: Array<{ start: number; end: number; raw: string; compact: string }> = [];

@@ -17,7 +17,7 @@
  */
 
 /** A concept of credential cue words. */
-export type CredentialConcept = "password" | "pin" | "code" | "accessObject" | "combination" | "login" | "secret" | "key" | "keyQualifier" | "api" | "seed" | "token";
+export type CredentialConcept = "password" | "pin" | "code" | "accessObject" | "combination" | "credentials" | "login" | "secret" | "key" | "keyQualifier" | "api" | "seed" | "token";
 
 export const CREDENTIAL_WORDS: Readonly<Record<CredentialConcept, readonly string[]>> = {
   /** A password (also "passphrase", "passcode"). */
@@ -95,14 +95,17 @@ export const CREDENTIAL_WORDS: Readonly<Record<CredentialConcept, readonly strin
   ],
   /** The combination of a lock or safe. */
   combination: ["combination", "combo", "kombination", "combinaison", "combinacion", "combinazione", "combinacao", "combinatie", "kombinacj*", "kombinasyon*", "комбинац*", "ダイヤル番号", "密码组合", "조합"],
-  /** Login data: the password is the secret-looking value near it. */
+  /** Credentials: what they are is secret (the value after them is a password, not a user name). */
+  credentials: [
+    "credentials", "credential", "creds", "*zugangsdaten", "*anmeldedaten", "*logindaten", "identifiants de connexion", "credenciales", "credenziali", "credenciais",
+    "inloggegevens", "dane logowania", "giris bilgileri", "inloggningsuppgifter", "учетн* данн*", "認証情報", "登录凭证", "凭据", "자격 증명",
+  ],
+  /** Login data: the value after them may be the user name; a password-shaped one near them is the password. */
   login: [
-    "login", "logins", "log-in", "log in", "sign-in", "credentials", "credential", "creds", "username", "user name", "userid", "user id",
-    "*zugangsdaten", "*anmeldedaten", "*logindaten", "benutzername", "benutzer",
-    "identifiant", "identifiants", "nom d'utilisateur", "connexion",
-    "credenciales", "usuario", "nombre de usuario", "credenziali", "nome utente", "utente", "credenciais", "usuario", "utilizador", "nome de usuario",
-    "inloggegevens", "gebruikersnaam", "inlog", "dane logowania", "nazwa uzytkownika", "kullanici adi", "giris bilgileri", "inloggningsuppgifter", "anvandarnamn",
-    "логин*", "учетн*", "ログイン", "ユーザー名", "ユーザ名", "账号", "帐号", "账户", "用户名", "登录", "登入", "아이디", "사용자 이름", "로그인", "계정",
+    "login", "logins", "log-in", "log in", "sign-in", "username", "user name", "userid", "user id", "benutzername", "benutzer",
+    "identifiant", "identifiants", "nom d'utilisateur", "connexion", "usuario", "nombre de usuario", "nome utente", "utente", "utilizador", "nome de usuario",
+    "gebruikersnaam", "inlog", "nazwa uzytkownika", "kullanici adi", "anvandarnamn",
+    "логин*", "ログイン", "ユーザー名", "ユーザ名", "账号", "帐号", "账户", "用户名", "登录", "登入", "아이디", "사용자 이름", "로그인", "계정",
   ],
   /** A secret value ("client secret", "the secret is …"). */
   secret: ["secret", "secrets", "geheimnis", "secreto", "segreto", "segredo", "geheim", "sekret", "gizli", "hemlig", "секрет", "シークレット", "秘密", "시크릿", "비밀"],
@@ -151,6 +154,7 @@ export const LINK_WORDS: readonly string[] = [
  */
 export const GLUE_WORDS: readonly string[] = [
   "is", "was", "that's", "thats", "this", "that", "it", "it's", "the", "my", "our", "your", "his", "her", "their", "a", "new", "current", "old",
+  "user's", "users'", "user’s", "the user's", "customer's", "client's", "account's",
   "das", "ist", "dies", "mein", "meine", "unser", "unsere", "dein", "deine", "der", "die", "neue", "aktuelle",
   "c'est", "cest", "ce", "est", "mon", "ma", "mes", "notre", "le", "la", "l'", "nouveau", "nouvelle",
   "es", "eso", "esa", "esta", "este", "mi", "mis", "nuestra", "nuestro", "el", "nueva", "nuevo",

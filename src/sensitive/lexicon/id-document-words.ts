@@ -35,3 +35,15 @@ export const PASSPORT_WORDS: readonly string[] = [
   "паспорт*", "загранпаспорт*", "διαβατηρι*", "דרכון", "جواز السفر", "جواز", "گذرنامه", "پاسپورٹ", "पासपोर्ट", "পাসপোর্ট", "หนังสือเดินทาง", "ho chieu", "paspor", "pasipoti",
   "パスポート", "旅券", "护照", "護照", "여권",
 ];
+
+/**
+ * Names of a bank account number. Source: Wiktionary translations of "bank account" and "account
+ * number", and the names of domestic routing codes (sort code, routing/ABA, BSB, IFSC, transit).
+ */
+export const BANK_ACCOUNT_WORDS: readonly string[] = [
+  "account number", "account no", "acct", "a/c", "bank account", "checking account", "savings account", "current account", "sort code", "routing", "routing number", "aba", "bsb", "ifsc", "transit number",
+  "kontonummer", "kontonr", "bankkonto", "girokonto", "bankverbindung", "numero de compte", "compte bancaire", "compte courant", "rib", "numero de cuenta", "cuenta bancaria", "cuenta corriente", "clabe",
+  "numero di conto", "conto corrente", "conto bancario", "numero da conta", "conta bancaria", "conta corrente", "agencia", "rekeningnummer", "bankrekening", "numer konta", "konto bankowe", "rachunek",
+  "hesap numarasi", "hesap no", "banka hesabi", "kontonummer", "bankkonto", "clearingnummer", "tilinumero", "pankkitili", "cislo uctu", "bankszamla", "номер счета", "расчетный счет", "банковский счет",
+  "口座番号", "銀行口座", "账号", "银行账户", "银行账号", "銀行帳戶", "계좌번호", "계좌", "số tài khoản", "nomor rekening", "เลขบัญชี", "رقم الحساب", "شماره حساب", "מספר חשבון", "खाता संख्या",
+];

@@ -118,7 +118,7 @@ export const SPECIAL_CATEGORY_WORDS: Readonly<Partial<Record<SpecialCategory, Sp
   },
   biometric: {
     // Face recognition is a technology as well as data: only someone's ("mon gabarit de reconnaissance faciale").
-    aboutPerson: ["gesichtserkennung*", "reconnaissance faciale", "reconocimiento facial", "riconoscimento facciale", "reconhecimento facial", "gezichtsherkenning", "rozpoznawani* twarzy", "yuz tanima", "ansiktsigenkanning", "распознавани* лиц*", "顔認証", "人脸识别", "안면 인식", "face id", "faceprint"],
+    aboutPerson: ["gesichtserkennung*", "reconnaissance faciale", "reconocimiento facial", "riconoscimento facciale", "reconhecimento facial", "gezichtsherkenning", "rozpoznawani* twarzy", "yuz tanima", "ansiktsigenkanning", "распознавани* лиц*", "顔認証", "人脸识别", "안면 인식"],
     anywhere: [
       "fingerabdruck*", "fingerabdrucke*", "empreinte digitale", "empreintes digitales", "huella dactilar", "huellas dactilares", "huella digital", "huellas digitales", "impronta digitale", "impronte digitali", "impressao digital", "impressoes digitais", "vingerafdruk*", "odcisk palca", "odciski palcow", "parmak izi", "parmak izim", "fingeravtryck", "отпечат* пальц*", "指紋", "指纹", "지문",
       "iris-scan", "irisscan", "scan de l'iris", "escaneo de iris", "scansione dell'iride", "stimmabdruck", "empreinte vocale", "huella de voz", "impronta vocale", "gesichtsscan", "gesichtsdaten", "donnees biometriques", "datos biometricos", "dati biometrici", "dados biometricos", "biometrische gegevens", "biometrische daten", "dane biometryczne", "biyometrik", "биометри*", "生体認証", "生体情報", "生物识别", "생체",
