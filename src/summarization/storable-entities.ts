@@ -36,14 +36,30 @@ const GROUP = /^(?:[\p{L}.#]+\s+)?([A-Z0-9]{1,6})$/iu;
  * storableEntities({ …, numbers: ["card 4539", "1488", "0343", "6467", "order 48213"] }).numbers // ["order 48213"]
  */
 export function storableEntities(entities: Partial<SummaryEntities> | null | undefined, options: StorableEntitiesOptions = {}): SummaryEntities {
+  return filterEntities(entities, options).entities;
+}
+
+/** What {@link storableEntities} keeps, and per list the categories of what it dropped (in first-seen order; never the values). */
+export function filterEntities(
+  entities: Partial<SummaryEntities> | null | undefined,
+  options: StorableEntitiesOptions = {},
+): { entities: SummaryEntities; dropped: Partial<Record<keyof SummaryEntities, string[]>> } {
   const out = emptyEntities();
+  const droppedCategories: Partial<Record<keyof SummaryEntities, string[]>> = {};
   for (const key of ENTITY_KEYS) {
     const items = (entities?.[key] ?? []).filter((i): i is string => typeof i === "string");
     const dropped = new Set<number>();
+    const categories: string[] = [];
+    const note = (category: string) => {
+      if (!categories.includes(category)) categories.push(category);
+    };
     const drop = (view: ReturnType<typeof joined>, indexes: readonly number[]) => {
       for (const f of findingsIn(view.text, options)) {
         view.spans.forEach((s, i) => {
-          if (s && s.start < f.end && f.start < s.end) dropped.add(indexes[i]);
+          if (s && s.start < f.end && f.start < s.end) {
+            dropped.add(indexes[i]);
+            note(f.category);
+          }
         });
       }
     };
@@ -63,15 +79,19 @@ export function storableEntities(entities: Partial<SummaryEntities> | null | und
       items.forEach((item, i) => {
         const c = compact(item);
         const group = compact(GROUP.exec(item.trim())?.[1] ?? "");
-        if (known.some((v) => c.includes(v) || (c.length >= 3 && v.includes(c)) || (group.length >= 3 && v.includes(group)))) dropped.add(i);
+        if (known.some((v) => c.includes(v) || (c.length >= 3 && v.includes(c)) || (group.length >= 3 && v.includes(group)))) {
+          if (!dropped.has(i)) note("secret");
+          dropped.add(i);
+        }
       });
     }
     out[key] = items.filter((_, i) => !dropped.has(i));
+    if (categories.length > 0) droppedCategories[key] = categories;
   }
-  return out;
+  return { entities: out, dropped: droppedCategories };
 }
 
-function findingsIn(text: string, options: StorableEntitiesOptions): Array<{ start: number; end: number }> {
+function findingsIn(text: string, options: StorableEntitiesOptions): Array<{ start: number; end: number; category: string }> {
   if (text.length === 0) return [];
   if (!options.specialCategories) return detectSecretsAndIdentifiers(text);
   return blockingFindings(detectSensitive(text), { allowSpecialCategory: options.allowSpecialCategory }).filter((f) => !options.allowSpecialCategory || !isSpecialCategory(f.category));
