@@ -21,7 +21,7 @@ const LEX = Object.fromEntries(
 const LINKS = new Set(LINK_WORDS.map(foldText));
 const GLUE = new Set(GLUE_WORDS.map(foldText));
 /** Cue words that are also ordinary words ("pass the salt", "pw" in units): their values must look like passwords. */
-const WEAK_CUES = new Set(["pass", "pw", "parola", "sandi", "암호", "secret", "secrets", "geheim", "gizli", "hemlig", "秘密", "비밀", "user", "usuario", "utente", "benutzer", "inlog", "connexion"]);
+const WEAK_CUES = new Set(["pass", "pw", "parola", "clave", "sandi", "암호", "secret", "secrets", "geheim", "gizli", "hemlig", "秘密", "비밀", "user", "usuario", "utente", "benutzer", "inlog", "connexion"]);
 
 /**
  * Clause ends: a line break, "; ", or sentence punctuation followed by a space and a word that does
@@ -86,7 +86,7 @@ function accepts(want: Want, value: string, linked: boolean, weak: boolean): boo
   if (want === "key") return keyShaped(value) || (linked && (moderatePasswordShape(value) || (/\p{L}/u.test(value) && /\d/.test(value) && value.length >= 6 && secretShaped(value))));
   // After a login word the value may be the user name: only a password shape counts.
   if (want === "login") return strongPasswordShape(value) || (moderatePasswordShape(value) && mixedCase(value));
-  if (weak) return moderatePasswordShape(value) || strongPasswordShape(value) || (linked && /^\d{4,12}$/.test(value));
+  if (weak) return moderatePasswordShape(value) || strongPasswordShape(value) || (linked && (/^\d{4,12}$/.test(value) || (/\p{L}/u.test(value) && /\d/.test(value) && value.length >= 6 && secretShaped(value))));
   return linked ? secretShaped(value) : secretShaped(value) && (/\d/.test(value) || moderatePasswordShape(value) || strongPasswordShape(value));
 }
 

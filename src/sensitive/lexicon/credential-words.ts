@@ -29,7 +29,7 @@ export const CREDENTIAL_WORDS: Readonly<Record<CredentialConcept, readonly strin
     // fr
     "mot de passe", "mots de passe", "mdp", "motdepasse", "code secret",
     // es
-    "contrasena", "contrasenas", "clave de acceso", "clave secreta",
+    "contrasena", "contrasenas", "clave", "clave de acceso", "clave secreta",
     // it
     "parola d'ordine", "parola chiave d'accesso", "parola segreta",
     // pt
@@ -47,7 +47,7 @@ export const CREDENTIAL_WORDS: Readonly<Record<CredentialConcept, readonly strin
     // tr
     "sifre*", "parola*",
     // he ar fa ur
-    "סיסמ*", "كلمة المرور", "كلمة السر", "رمز المرور", "رمز عبور", "گذرواژه", "کلمه عبور", "پاس ورڈ",
+    "סיסמ*", "הסיסמ*", "كلمة المرور", "كلمة السر", "رمز المرور", "رمز عبور", "گذرواژه", "کلمه عبور", "پاس ورڈ",
     // hi bn ta mr te
     "पासवर्ड", "कूटशब्द", "পাসওয়ার্ড", "கடவுச்சொல்", "పాస్‌వర్డ్",
     // th vi id ms tl sw
@@ -144,6 +144,7 @@ export const LINK_WORDS: readonly string[] = [
   "is", "was", "are", "be", "equals", "reads", "it's", "its", "now", "still", "just", "literally", "set to", "changed to",
   "ist", "lautet", "heisst", "war", "sind", "est", "c'est", "cest", "etait", "es", "era", "son", "e", "sono", "era", "eh", "sao", "foi", "fica",
   "zijn", "luidt", "ar", "er", "var", "jest", "to", "je", "jsou", "este", "e", "je", "это", "—", "ist", "olan", "dir", "dır", "dur", "tir",
+  "on", "van", "ειναι", "היא", "הוא", "هي", "هو", "است", "ہے", "है", "হল", "คือ", "ndio", "ay",
   "是", "为", "為", "は", "が", "：", "는", "은", "이", "입니다", "이에요", "예요", "là", "adalah", "ialah", "ni",
 ];
 

@@ -76,7 +76,7 @@ export const SPECIAL_CATEGORY_WORDS: Readonly<Partial<Record<SpecialCategory, Sp
       "nichtbinar", "non-binaire", "no binario", "no binaria", "non binario", "non binaria", "nao binario", "nao binaria", "non-binair", "niebinarn*", "ickebinar", "небинарн*", "ノンバイナリー", "非二元性别", "논바이너리",
       "coming-out", "sortir du placard", "salir del armario", "sali del armario", "sair do armario", "uit de kast", "wyjsc z szafy", "dolaptan cik*", "カミングアウト", "出柜", "커밍아웃", "ゲイ", "게이",
     ],
-    aboutPerson: ["gay", "schwul", "homo", "gej", "гей", "queer", "pansexu*", "asexu*"],
+    aboutPerson: ["gay", "schwul", "homo", "gej*", "гей*", "queer", "pansexu*", "asexu*"],
   },
   religion: {
     anywhere: [
