@@ -87,6 +87,8 @@ export function compileLexicon(entries: readonly string[], options: { fuzzy?: bo
   }
   seen.clear();
   textHits.clear();
+  lastText = null;
+  lastHits = null;
   return { id };
 }
 
@@ -119,9 +121,18 @@ function idsOf(word: string): readonly number[] {
 const textHits = new Map<string, CueHit[][]>();
 const TEXT_HITS_KEPT = 4;
 
+let lastText: string | null = null;
+let lastHits: CueHit[][] | null = null;
+
 function allHits(text: string): CueHit[][] {
+  // The same string again (the usual case): no hashing of a long text.
+  if (lastText === text && lastHits !== null) return lastHits;
   const cached = textHits.get(text);
-  if (cached) return cached;
+  if (cached) {
+    lastText = text;
+    lastHits = cached;
+    return cached;
+  }
   const { tokens } = tokenize(text);
   const hits: CueHit[][] = new Array(matchers.length);
   const add = (id: number, hit: CueHit) => (hits[id] ??= []).push(hit);
@@ -154,6 +165,8 @@ function allHits(text: string): CueHit[][] {
   }
   if (textHits.size >= TEXT_HITS_KEPT) textHits.delete(textHits.keys().next().value!);
   textHits.set(text, hits);
+  lastText = text;
+  lastHits = hits;
   return hits;
 }
 
@@ -169,9 +182,32 @@ export function findCues(text: string, lex: Lexicon): CueHit[] {
   return allHits(text)[lex.id] ?? NONE;
 }
 
-/** Hits of `lex` in `text` within [from, to). */
+/** Index of the first hit whose `key` is ≥ `value` (hits are in token order). */
+function lowerBound(hits: readonly CueHit[], value: number, key: (h: CueHit) => number): number {
+  let lo = 0;
+  let hi = hits.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (key(hits[mid]) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Hits of `lex` in `text` within [from, to) (characters). */
 export function cuesWithin(text: string, lex: Lexicon, from: number, to: number): CueHit[] {
-  return findCues(text, lex).filter((h) => h.start >= from && h.end <= to);
+  const hits = findCues(text, lex);
+  const out: CueHit[] = [];
+  for (let i = lowerBound(hits, from, (h) => h.start); i < hits.length && hits[i].start < to; i++) if (hits[i].end <= to) out.push(hits[i]);
+  return out;
+}
+
+/** Hits of `lex` in `text` whose tokens lie within [first, last). */
+export function cuesInTokens(text: string, lex: Lexicon, first: number, last: number): CueHit[] {
+  const hits = findCues(text, lex);
+  const out: CueHit[] = [];
+  for (let i = lowerBound(hits, first, (h) => h.first); i < hits.length && hits[i].first < last; i++) if (hits[i].last <= last) out.push(hits[i]);
+  return out;
 }
 
 /** True when any entry of `lex` occurs in `text`. */

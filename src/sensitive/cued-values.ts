@@ -1,5 +1,5 @@
 import type { Detector, SensitiveCategory } from "./categories.js";
-import { compileLexicon, cuesWithin, findCues, wordIsCue, type CueHit } from "./cue-words.js";
+import { compileLexicon, cuesInTokens, cuesWithin, findCues, wordIsCue, type CueHit } from "./cue-words.js";
 import { CREDENTIAL_WORDS, GLUE_WORDS, LINK_WORDS, type CredentialConcept } from "./lexicon/credential-words.js";
 import { BANK_ACCOUNT_WORDS, ID_DOCUMENT_WORDS, PASSPORT_WORDS } from "./lexicon/id-document-words.js";
 import { foldText, partsOf, tokenize } from "./text-tokens.js";
@@ -203,7 +203,7 @@ function near(text: string, cue: CueHit, concept: CredentialConcept, reach: numb
   if (parts.length > 1 && parts.some((p) => wordIsCue(p, LEX[concept]) && !wordIsCue(p, LEX.key))) return true;
   const lo = Math.max(0, cue.first - reach);
   const hi = Math.min(tokens.length, cue.last + reach);
-  return findCues(text, LEX[concept]).some((h) => h.first >= lo && h.last <= hi && (h.first !== cue.first || h.start !== cue.start));
+  return cuesInTokens(text, LEX[concept], lo, hi).some((h) => h.first !== cue.first || h.start !== cue.start);
 }
 
 interface CueRule {

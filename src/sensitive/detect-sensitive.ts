@@ -98,16 +98,42 @@ function findingsOf(text: string, detectors: readonly Detector[]): SensitiveFind
  * the app allows special categories.
  */
 function settle(findings: SensitiveFinding[]): SensitiveFinding[] {
-  const explained = findings.filter((f) => f.category !== "high_entropy" && !isSpecialCategory(f.category));
+  const explained = new SpanIndex(findings.filter((f) => f.category !== "high_entropy" && !isSpecialCategory(f.category)));
   const kept = findings.filter((f) => {
-    if (f.category === "high_entropy") return !explainedMostly(f, explained);
+    if (f.category === "high_entropy") return !explainedMostly(f, explained.overlapping(f));
     if (isSpecialCategory(f.category)) return true;
     // One secret, one finding: a span inside a more specific finding's span is that finding
     // ("token ghp_…" is a GitHub token, not also a token after the word "token").
-    return !explained.some((o) => o !== f && o.start <= f.start && f.end <= o.end && (RANK.get(o.category)! < RANK.get(f.category)! || (o.category === f.category && (o.start < f.start || o.end > f.end))));
+    return !explained
+      .overlapping(f)
+      .some((o) => o !== f && o.start <= f.start && f.end <= o.end && (RANK.get(o.category)! < RANK.get(f.category)! || (o.category === f.category && (o.start < f.start || o.end > f.end))));
   });
   kept.sort((a, b) => a.start - b.start || RANK.get(a.category)! - RANK.get(b.category)!);
   return dedupeSameSpan(kept);
+}
+
+/** Findings sorted by start, with the running maximum of their ends: overlap queries in O(log n + k). */
+class SpanIndex {
+  private readonly spans: SensitiveFinding[];
+  private readonly maxEnd: number[];
+  constructor(findings: readonly SensitiveFinding[]) {
+    this.spans = [...findings].sort((a, b) => a.start - b.start);
+    let max = -1;
+    this.maxEnd = this.spans.map((f) => (max = Math.max(max, f.end)));
+  }
+  /** The findings that overlap [f.start, f.end). */
+  overlapping(f: { start: number; end: number }): SensitiveFinding[] {
+    let lo = 0;
+    let hi = this.spans.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.spans[mid].start < f.end) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: SensitiveFinding[] = [];
+    for (let i = lo - 1; i >= 0 && this.maxEnd[i] > f.start; i--) if (this.spans[i].end > f.start) out.push(this.spans[i]);
+    return out;
+  }
 }
 
 /** A high-entropy span is explained when secret or identifier findings cover most of it (not just a piece). */

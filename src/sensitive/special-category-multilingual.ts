@@ -1,5 +1,5 @@
 import type { Detector, SpecialCategory } from "./categories.js";
-import { compileLexicon, cuesWithin, findCues, type CueHit } from "./cue-words.js";
+import { compileLexicon, cuesInTokens, cuesWithin, findCues, type CueHit } from "./cue-words.js";
 import {
   PARTY_NAMES,
   PARTY_WORDS,
@@ -35,13 +35,13 @@ function clauseOf(text: string, hit: CueHit): { from: number; to: number } {
 const PERSON_REACH = 2;
 
 /** A personal subject or possessive right before the term (or anywhere in its clause in CJK, where the subject may come first or be dropped). */
-function aboutSomeone(text: string, hit: CueHit, persons: readonly CueHit[]): boolean {
+function aboutSomeone(text: string, hit: CueHit): boolean {
   const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(text.slice(hit.start, hit.end));
   if (cjk) {
     const { from, to } = clauseOf(text, hit);
     return cuesWithin(text, PERSON, from, to).length > 0;
   }
-  return persons.some((p) => p.last <= hit.first && hit.first - p.last <= PERSON_REACH && !/[.!?;\n]/.test(text.slice(p.end, hit.start)));
+  return cuesInTokens(text, PERSON, Math.max(0, hit.first - PERSON_REACH - 3), hit.first).some((p) => p.last <= hit.first && hit.first - p.last <= PERSON_REACH && !/[.!?;\n]/.test(text.slice(p.end, hit.start)));
 }
 
 function termsDetector(category: SpecialCategory): Detector | null {
@@ -55,8 +55,7 @@ function termsDetector(category: SpecialCategory): Detector | null {
     find(text) {
       const out = findCues(text, anywhere).map((h) => ({ start: h.start, end: h.end }));
       if (aboutPerson) {
-        const persons = findCues(text, PERSON);
-        for (const hit of findCues(text, aboutPerson)) if (aboutSomeone(text, hit, persons)) out.push({ start: hit.start, end: hit.end });
+        for (const hit of findCues(text, aboutPerson)) if (aboutSomeone(text, hit)) out.push({ start: hit.start, end: hit.end });
       }
       return out;
     },
