@@ -1,6 +1,6 @@
-import type { SensitiveCategory } from "../extraction/sensitive/categories.js";
-import type { StorableOptions } from "../extraction/sensitive/detect-sensitive.js";
-import { sensitiveCategoryIn, sensitiveCategoryOf } from "./sensitive-content.js";
+import type { SensitiveCategory } from "../sensitive/categories.js";
+import type { StorableOptions } from "../sensitive/detect-sensitive.js";
+import { sensitiveCategoryIn, sensitiveCategoryOf } from "../sensitive/sensitive-content.js";
 import type { UserExport } from "./user-export.js";
 
 /** What an import left out because it holds data memory never stores (counts and categories, never values). */

@@ -17,7 +17,7 @@ import { forgetOwners } from "../threads/verified-owners.js";
 import { deleteThreadsAfterCommit, deleteUserDataIn, deleteUserJobsIn, type DeletedCounts, type ThreadDeletion } from "./user-data.js";
 import { USER_EXPORT_FORMAT, USER_EXPORT_VERSION, parseUserExport, type UserExport } from "./user-export.js";
 import { systemClock, type Clock } from "./clock.js";
-import { refuseSensitiveText, sensitiveCategoryIn, sensitiveCategoryOf, sensitiveContent } from "./sensitive-content.js";
+import { refuseSensitiveText, sensitiveCategoryIn, sensitiveCategoryOf, sensitiveContent } from "../sensitive/sensitive-content.js";
 import { withoutSensitiveItems, type ImportRefusals } from "./import-filter.js";
 
 export type MemoryStatus = "active" | "archived" | "superseded" | "expired" | "inactive";

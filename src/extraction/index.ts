@@ -9,8 +9,8 @@ export {
   type PolicyCounts,
   type RejectionReason,
 } from "./write-policy.js";
-export { detectSensitive, isStorable, primaryCategory, type StorableOptions } from "./sensitive/detect-sensitive.js";
-export { SENSITIVE_CATEGORIES, SPECIAL_CATEGORIES, type SensitiveCategory, type SpecialCategory, type SensitiveFinding } from "./sensitive/categories.js";
+export { detectSensitive, isStorable, primaryCategory, type StorableOptions } from "../sensitive/detect-sensitive.js";
+export { SENSITIVE_CATEGORIES, SPECIAL_CATEGORIES, type SensitiveCategory, type SpecialCategory, type SensitiveFinding } from "../sensitive/categories.js";
 export { MEMORY_EXTRACTION_PROMPT, JSON_OUTPUT_INSTRUCTIONS, MemoryExtractionSchema } from "./llm/prompt.js";
 export { EXTRACTION_TAGS } from "./llm/llm-extractor.js";
 export { collectExtractionSources, UNTRUSTED_CONTENT_FLAG, type ExtractionConversation } from "./sources.js";

@@ -10,7 +10,7 @@ import { SqlState, sqlStateOf } from "../db/sqlstate.js";
 import { checkChangeSource } from "../profile/profile-store.js";
 import { isPlainObject } from "../profile/merge-patch.js";
 import { checkWellFormed } from "../store/well-formed-text.js";
-import { refuseSensitiveText } from "../controls/sensitive-content.js";
+import { refuseSensitiveText } from "../sensitive/sensitive-content.js";
 import {
   ACTIVE_RULES_SQL,
   DELETE_RULE_STAND_INS_SQL,

@@ -1,5 +1,5 @@
-import { isSpecialCategory, type SensitiveCategory } from "../extraction/sensitive/categories.js";
-import { blockingFindings, detectSensitive } from "../extraction/sensitive/detect-sensitive.js";
+import { isSpecialCategory, type SensitiveCategory } from "../sensitive/categories.js";
+import { blockingFindings, detectSensitive } from "../sensitive/detect-sensitive.js";
 
 export interface RedactOptions {
   /** Keep special-category data (health, religion, …) as the write policy would. Default false. */
@@ -61,14 +61,19 @@ export function redactSensitive(text: string, options: RedactOptions = {}): Reda
 }
 
 /**
- * Secret values in a thread's messages (credentials, cards, IBANs, ids; not special categories),
- * for `knownSecrets`.
+ * Secret values in a thread's messages (credentials, cards, IBANs, ids, and a value given after a
+ * special-category label such as a fingerprint hash), for `knownSecrets`.
  */
 export function secretValuesIn(texts: readonly string[]): string[] {
   const values = new Set<string>();
   for (const text of texts) {
     for (const f of detectSensitive(text)) {
-      if (isSpecialCategory(f.category)) continue;
+      if (isSpecialCategory(f.category)) {
+        // A value given after a special-category label ("Fingerabdruck-Hash: dfa8…") is that data.
+        const labelled = /^[^:\n.!?]{0,40}:\s*([^\s,;]{8,})/u.exec(text.slice(f.end));
+        if (labelled) values.add(labelled[1]);
+        continue;
+      }
       const value = text.slice(f.start, f.end).trim();
       if (value.replace(/[^A-Za-z0-9]/g, "").length >= 4) values.add(value);
     }
@@ -130,6 +135,11 @@ function statementSpan(text: string, start: number, end: number): { start: numbe
     }
     to = at;
     break;
+  }
+  // "Fingerabdruck-Hash: dfa8…", "iris scan code: 69D4…": the value after the colon is the data too.
+  if (text[to] === ":") {
+    const rest = /^:\s*[^\s,;]+/.exec(text.slice(to));
+    if (rest) to += rest[0].length;
   }
   while (to > end && /\s/.test(text[to - 1])) to--;
   let begin = start;

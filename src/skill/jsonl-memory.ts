@@ -1,6 +1,7 @@
 import { open, stat, type FileHandle } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { sensitiveCategoryIn, sensitiveContent } from "../sensitive/sensitive-content.js";
 import { buildEntryLine, entryProblem, fileUnavailable, isBlankLine, type JsonlEntry, type JsonlWriteInput } from "./jsonl-entry.js";
 import { lastByte, lineNumbersAt, locateLastLines, readLineChunks } from "./jsonl-lines.js";
 import {
@@ -30,6 +31,15 @@ export interface JsonlMemoryOptions {
   onCorruptLines?: (report: CorruptLinesReport) => void;
   /** The clock for `ts` (tests). */
   now?: () => Date;
+  /**
+   * Write entries whose content, type, tags or meta hold secrets, identity or card numbers, or
+   * special-category data. Default false: such a write is `SENSITIVE_CONTENT` (naming the field and
+   * the kind, never the value) and the file is left untouched. The bash twin (scripts/memory.sh)
+   * has no such filter: see docs/security.md.
+   */
+  allowSensitive?: boolean;
+  /** Special-category data (health, religion, …) may be written; secrets still may not. */
+  allowSpecialCategory?: boolean;
 }
 
 /** The file memory.sh uses: ${MEMORY_FILE:-~/.codex/memory.jsonl}. */
@@ -57,23 +67,34 @@ export class JsonlMemory {
   readonly file: string;
   private readonly onCorruptLines: (report: CorruptLinesReport) => void;
   private readonly now: () => Date;
+  private readonly allowSensitive: boolean;
+  private readonly allowSpecialCategory: boolean;
 
   constructor(options: JsonlMemoryOptions = {}) {
     this.file = options.file ?? defaultMemoryFile();
     this.onCorruptLines = options.onCorruptLines ?? ((r) => process.stderr.write(`${JSON.stringify(r)}\n`));
     this.now = options.now ?? (() => new Date());
+    this.allowSensitive = options.allowSensitive === true;
+    this.allowSpecialCategory = options.allowSpecialCategory === true;
   }
 
   /**
    * Appends one entry as one line, in one write(2), and returns it. Existing lines are never
    * rewritten. A last line that lacks its newline is ended first. Bad input throws MemoryError
-   * INVALID_INPUT (`details.field` names the field), and the file is left untouched.
+   * INVALID_INPUT (`details.field` names the field), a secret or special-category data
+   * SENSITIVE_CONTENT, and the file is left untouched.
    *
    * @example
    * await memory.write({ content: "Deploys go through `make release`, never by hand.", tags: ["workflow"] });
    */
   async write(input: JsonlWriteInput): Promise<JsonlEntry> {
     const { entry, line } = buildEntryLine(input, this.now());
+    if (!this.allowSensitive) {
+      for (const field of ["content", "type", "tags", "meta"] as const) {
+        const category = sensitiveCategoryIn(entry[field], { allowSpecialCategory: this.allowSpecialCategory, ignoreHighEntropy: field === "meta" });
+        if (category) throw sensitiveContent(field, category);
+      }
+    }
     await this.checkLocation();
     let fh: FileHandle;
     try {

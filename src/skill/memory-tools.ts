@@ -53,7 +53,7 @@ export function createMemoryWriteTool(memory: JsonlMemory = new JsonlMemory()) {
       try {
         return JSON.stringify(await memory.write(input));
       } catch (err) {
-        if (isMemoryError(err, "INVALID_INPUT")) return toolError(err);
+        if (isMemoryError(err, "INVALID_INPUT") || isMemoryError(err, "SENSITIVE_CONTENT")) return toolError(err);
         throw err;
       }
     },

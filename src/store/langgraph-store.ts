@@ -21,6 +21,7 @@ import { isPlainObject } from "../profile/merge-patch.js";
 import { textsAtPath } from "./json-path-text.js";
 import { ensureEmbeddingSetting } from "./embedding-settings.js";
 import { vectorLiteral } from "./memory-row.js";
+import { sensitiveCategoryIn, sensitiveContent } from "../sensitive/sensitive-content.js";
 import { checkIdText, checkWellFormed } from "./well-formed-text.js";
 
 /** Semantic-search settings, as LangGraph's `IndexConfig` (`embed` is accepted as in Python). */
@@ -40,6 +41,15 @@ export interface LangGraphStoreOptions {
   index?: LangGraphStoreIndex;
   /** Item time-to-live: default minutes for every put, and whether reads extend it (default true). */
   ttl?: { defaultTtl?: number; refreshOnRead?: boolean };
+  /**
+   * Store values that hold secrets, identity or card numbers, or special-category data. Default
+   * false: a put whose value (any string or field name, at any depth) or key holds such data is
+   * `SENSITIVE_CONTENT` (naming the field and the kind, never the value) and the whole batch writes
+   * nothing. Only for an app that stores its own vetted data through this door.
+   */
+  allowSensitive?: boolean;
+  /** Special-category data (health, religion, …) is storable, secrets still are not (the write policy's `allowSpecialCategory`). */
+  allowSpecialCategory?: boolean;
 }
 
 interface ItemRow {
@@ -71,6 +81,8 @@ export class LangGraphStore extends BaseStore {
   private readonly dims?: number;
   private readonly defaultTtl?: number;
   private readonly refreshOnRead: boolean;
+  private readonly allowSensitive: boolean;
+  private readonly allowSpecialCategory: boolean;
   private recorded = false;
 
   constructor(
@@ -100,6 +112,8 @@ export class LangGraphStore extends BaseStore {
     if (options.ttl?.defaultTtl !== undefined) checkTtl(options.ttl.defaultTtl, "ttl.defaultTtl");
     this.defaultTtl = options.ttl?.defaultTtl;
     this.refreshOnRead = options.ttl?.refreshOnRead ?? true;
+    this.allowSensitive = options.allowSensitive === true;
+    this.allowSpecialCategory = options.allowSpecialCategory === true;
   }
 
   private embedQuery?: (text: string) => Promise<number[]>;
@@ -150,7 +164,10 @@ export class LangGraphStore extends BaseStore {
       if ("key" in op && typeof op.key !== "string") throw invalidInput("key", "must be a string");
       if ("key" in op && op.key.includes("\0")) throw invalidInput("key", "must not contain NUL characters");
       if ("key" in op) checkIdText(op.key, "key");
-      if ("value" in op && op.value !== null && !("namespacePrefix" in op)) itemJson(op.value);
+      if ("value" in op && op.value !== null && !("namespacePrefix" in op)) {
+        itemJson(op.value);
+        this.refuseSensitive(op as PutOperation);
+      }
     }
     const scope = { tenantId: this.tenantId };
     await this.db.transaction(async (tx) => {
@@ -252,6 +269,17 @@ export class LangGraphStore extends BaseStore {
     const list = rows.map((r) => r.ns).sort((a, b) => a.join(":").localeCompare(b.join(":")));
     const offset = op.offset ?? 0;
     return list.slice(offset, offset + (op.limit ?? list.length));
+  }
+
+  /** The door's secret filter (src/sensitive), on the key and every string and field name of the value. */
+  private refuseSensitive(op: PutOperation): void {
+    if (this.allowSensitive) return;
+    // Item values are often machine-written (ids, cursors): only named formats count, not the high-entropy fallback.
+    const options = { allowSpecialCategory: this.allowSpecialCategory, ignoreHighEntropy: true };
+    const inKey = sensitiveCategoryIn(op.key, options);
+    if (inKey) throw sensitiveContent("key", inKey);
+    const inValue = sensitiveCategoryIn(op.value, options);
+    if (inValue) throw sensitiveContent("value", inValue);
   }
 
   private async putOp(tx: Queryable, op: PutOperation & { ttl?: number | null }, vectors: Array<[string, number[]]>): Promise<void> {

@@ -17,6 +17,7 @@ import { checkEmbeddingSetting, ensureEmbeddingSetting, readEmbeddingSetting, ty
 import { warnOnceWithoutPgvector } from "./pgvector-warning.js";
 import { PendingUsage, USAGE_FLUSH_DELAY_MS } from "./pending-usage.js";
 import { checkWellFormed } from "./well-formed-text.js";
+import { sensitiveCategoryIn, sensitiveContent } from "../sensitive/sensitive-content.js";
 import { CandidateCache, type CandidateCacheOptions } from "../retrieval/candidate-cache.js";
 import {
   MEMORY_ORIGINS,
@@ -56,6 +57,14 @@ export interface MemoryStoreOptions {
    * `retrieval.candidateCacheMemories` (20,000) and `retrieval.candidateCacheMaxAgeSeconds` (300).
    */
   candidateCache?: CandidateCacheOptions | false;
+  /**
+   * Store texts, contexts and metadata that hold secrets, identity or card numbers, or (unless
+   * `writePolicy.allowSpecialCategory`) special-category data. Default false: such a write is
+   * `SENSITIVE_CONTENT` (naming the field and the kind of data, never the value) and nothing is
+   * written. Only for an app that stores its own vetted data through this door; extraction, tools
+   * and controls refuse such data whatever this says.
+   */
+  allowSensitive?: boolean;
 }
 
 /** A source of the current time ({@link MemoryStoreOptions.clock}). */
@@ -114,6 +123,8 @@ export class MemoryStore {
   private readonly usage: PendingUsage;
   /** The load-memory node's cache of users' memories (null when turned off). */
   readonly candidateCache: CandidateCache | null;
+  /** See {@link MemoryStoreOptions.allowSensitive}. */
+  readonly allowSensitive: boolean;
 
   constructor(
     readonly db: Database,
@@ -124,6 +135,7 @@ export class MemoryStore {
     this.retrieval = RetrievalSchema.parse(options.retrieval ?? {});
     this.writePolicy = WritePolicySchema.parse(options.writePolicy ?? {});
     this.clock = options.clock ?? SYSTEM_CLOCK;
+    this.allowSensitive = options.allowSensitive === true;
     const flushMs = options.usageFlushMs ?? USAGE_FLUSH_DELAY_MS;
     if (typeof flushMs !== "number" || !Number.isFinite(flushMs) || flushMs < 0) throw invalidInput("usageFlushMs", "must be a non-negative number of milliseconds");
     this.usage = new PendingUsage(db, flushMs);
@@ -203,12 +215,12 @@ export class MemoryStore {
       sets.push(`${col} = $${params.length}${cast}`);
     };
     const textChanged = patch.text !== undefined || patch.context !== undefined;
-    if (patch.text !== undefined) set("text", this.checkText(patch.text, "patch.text"));
-    if (patch.context !== undefined) set("context", this.checkContext(patch.context, "patch.context"));
+    if (patch.text !== undefined) set("text", this.refuseSensitive(this.checkText(patch.text, "patch.text"), "patch.text"));
+    if (patch.context !== undefined) set("context", this.refuseSensitive(this.checkContext(patch.context, "patch.context"), "patch.context"));
     if (patch.kind !== undefined) set("kind", checkKind(patch.kind, "patch.kind"));
     if (patch.confidence !== undefined) set("confidence", checkConfidence(patch.confidence, "patch.confidence"));
     if (patch.expiresAt !== undefined) set("expires_at", checkDate(patch.expiresAt, "patch.expiresAt"), "::timestamptz");
-    if (patch.metadata !== undefined) set("metadata", checkMetadata(patch.metadata, "patch.metadata"), "::jsonb");
+    if (patch.metadata !== undefined) set("metadata", checkMetadata(this.refuseSensitive(patch.metadata, "patch.metadata"), "patch.metadata"), "::jsonb");
     if (patch.origin !== undefined) set("origin", checkOrigin(patch.origin, "patch.origin"));
     if (patch.deactivated !== undefined) {
       if (typeof patch.deactivated !== "boolean") throw invalidInput("patch.deactivated", "must be true or false");
@@ -687,8 +699,8 @@ export class MemoryStore {
     return {
       id,
       kind: checkKind(m.kind, `${field}.kind`),
-      text: this.checkText(m.text, `${field}.text`),
-      context: this.checkContext(m.context ?? null, `${field}.context`),
+      text: this.refuseSensitive(this.checkText(m.text, `${field}.text`), `${field}.text`),
+      context: this.refuseSensitive(this.checkContext(m.context ?? null, `${field}.context`), `${field}.context`),
       threadId: checkOptionalString(source.threadId, `${field}.source.threadId`),
       messageId: checkOptionalString(source.messageId, `${field}.source.messageId`),
       runId: checkOptionalString(source.runId, `${field}.source.runId`),
@@ -696,9 +708,21 @@ export class MemoryStore {
       confidence: checkConfidence(m.confidence ?? 1, `${field}.confidence`),
       createdAt: checkDate(m.createdAt ?? this.clock.now(), `${field}.createdAt`)!,
       expiresAt: checkDate(m.expiresAt ?? null, `${field}.expiresAt`),
-      metadata: checkMetadata(m.metadata ?? {}, `${field}.metadata`),
+      metadata: checkMetadata(this.refuseSensitive(m.metadata ?? {}, `${field}.metadata`), `${field}.metadata`),
       embedding: m.embedding,
     };
+  }
+
+  /**
+   * The door's secret filter (src/sensitive): `SENSITIVE_CONTENT` for a text, context or metadata
+   * value that holds blocking data, unless the store allows it ({@link MemoryStoreOptions.allowSensitive}).
+   */
+  private refuseSensitive<T>(value: T, field: string): T {
+    if (this.allowSensitive || value === null || value === undefined) return value;
+    // Metadata holds machine ids (run, message, tool-call ids): only named formats count there.
+    const category = sensitiveCategoryIn(value, { allowSpecialCategory: this.writePolicy.allowSpecialCategory, ignoreHighEntropy: typeof value !== "string" });
+    if (category) throw sensitiveContent(field, category);
+    return value;
   }
 
   private checkText(text: unknown, field: string): string {

@@ -1,3 +1,4 @@
+import { detectSensitive } from "../sensitive/detect-sensitive.js";
 import { emptyEntities, type SummaryEntities } from "../state/types.js";
 
 // Rule-based cues, deliberately conservative: a wrong "person" in the key facts costs more than a
@@ -66,7 +67,9 @@ const NOT_NAMES = new Set(
  * Pull key entities out of text with deterministic rules (offline): people from naming cues
  * ("my name is", "my manager Tom", "Dr. Lee"), places from movement/location cues, dates (ISO,
  * written, weekdays, times), numbers with their label (money, percentages, identifiers like
- * "order 48213", quantities), decisions and open tasks as their sentences.
+ * "order 48213", quantities), decisions and open tasks as their sentences. Nothing is taken from a
+ * secret, an identifier or a special-category statement (a card's digit groups are not numbers
+ * to keep, and "I'm Roma" names no person).
  *
  * @example
  * extractEntities("My name is Priya Raman; order 48213 arrives on 2024-05-17.")
@@ -75,9 +78,13 @@ const NOT_NAMES = new Set(
 export function extractEntities(text: string): SummaryEntities {
   const out = emptyEntities();
   if (!text.trim()) return out;
+  const sensitive = detectSensitive(text);
+  // "I'm Roma" is no name: a match inside a sensitive statement is not taken.
+  const inSensitive = (m: RegExpMatchArray) => sensitive.some((f) => f.start < (m.index ?? 0) + m[0].length && (m.index ?? 0) < f.end);
   const people = new Set<string>();
   for (const re of PERSON_PATTERNS) {
     for (const m of text.matchAll(re)) {
+      if (inSensitive(m)) continue;
       const name = trimName(m[1]);
       if (name) people.add(name);
     }
@@ -87,6 +94,7 @@ export function extractEntities(text: string): SummaryEntities {
   const places = new Set<string>();
   for (const re of PLACE_PATTERNS) {
     for (const m of text.matchAll(re)) {
+      if (inSensitive(m)) continue;
       const place = trimName(m[1]);
       if (place && !people.has(place)) places.add(place);
     }
@@ -97,6 +105,9 @@ export function extractEntities(text: string): SummaryEntities {
   const claimed: Array<[number, number]> = [];
   const claim = (start: number, end: number) => claimed.push([start, end]);
   const isClaimed = (start: number, end: number) => claimed.some(([s, e]) => start < e && end > s);
+  // Secrets, identifiers and special-category statements are never key facts, whole or in pieces:
+  // their spans are claimed first, so no date or number (a card's digit groups) is taken from them.
+  for (const f of sensitive) claim(f.start, f.end);
 
   const dates = new Set<string>();
   for (const re of DATE_PATTERNS) {
@@ -128,6 +139,7 @@ export function extractEntities(text: string): SummaryEntities {
   out.numbers.push(...numbers);
 
   for (const sentence of sentencesOf(text)) {
+    if (sensitive.length > 0 && detectSensitive(sentence).length > 0) continue;
     if (DECISION_CUE.test(sentence)) out.decisions.push(clip(sentence));
     else if (TASK_CUE.test(sentence) && !/\?\s*$/.test(sentence)) out.openTasks.push(clip(sentence));
   }

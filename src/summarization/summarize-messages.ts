@@ -6,6 +6,9 @@ import type { SessionSummary, SummaryEntities } from "../state/types.js";
 import { resolveEncoding, type CountTokensOptions } from "../tokens/count-messages.js";
 import { mergeEntities } from "./entities.js";
 import { offlineSummarizer } from "./offline-summarizer.js";
+import { storableEntities } from "./storable-entities.js";
+import { messageText } from "./transcript.js";
+import { detectSecretsAndIdentifiers } from "../sensitive/detect-sensitive.js";
 import type { Summarizer } from "./summarizer.js";
 
 export interface SummarizeMessagesOptions extends CountTokensOptions {
@@ -45,7 +48,13 @@ export async function summarizeMessages(options: SummarizeMessagesOptions): Prom
   const previous = options.previous ?? null;
   const summarizer = options.summarizer ?? offlineSummarizer();
   const out = await summarizer.summarize({ messages: options.messages, previous, maxTokens: options.maxSummaryTokens, encoding, config: options.config });
-  const entities = mergeEntities(previous?.entities, out.entities, { limits: options.entityLimits, closedTasks: out.closedTasks });
+  // A summariser (a model, or a previous summary from state) may list a secret or pieces of one: the
+  // merged lists pass the secret filter after joining.
+  const knownSecrets = options.messages.flatMap((m) => {
+    const text = messageText(m);
+    return detectSecretsAndIdentifiers(text).map((f) => text.slice(f.start, f.end));
+  });
+  const entities = storableEntities(mergeEntities(previous?.entities, out.entities, { limits: options.entityLimits, closedTasks: out.closedTasks }), { knownSecrets });
   const text = out.text.trim() || previous?.text || "";
   const fitted = fitSummary({ text, entities }, options.maxSummaryTokens, encoding);
   return {

@@ -25,7 +25,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function skillFile(name: string): Promise<string> {
   const file = join(dir, name);
   let t = Date.parse("2025-01-31T09:30:00.000Z");
-  const memory = new JsonlMemory({ file, now: () => new Date((t += 60_000)), onCorruptLines: () => undefined });
+  // Written as the bash skill (or an older version) leaves them: without memory_write's filter.
+  const memory = new JsonlMemory({ file, now: () => new Date((t += 60_000)), onCorruptLines: () => undefined, allowSensitive: true });
   await memory.write({ type: "note", content: "Prefers terse status updates.", tags: ["preference"] }); // line 1
   await memory.write({ content: "Uses pnpm, not npm, in every repository." }); // 2
   await memory.write({ type: "note", content: "Prefers terse status updates.", tags: ["preference"] }); // 3: a repeat

@@ -186,14 +186,14 @@ describe.each(testEngines())("MemoryStore on %s", (engine) => {
 
   describe("isolation", () => {
     it("user B never retrieves user A's memory, even with near-identical text", async () => {
-      const secret = await store.add(alice, { kind: "fact", text: "My locker code is 4471." });
-      await store.add(bob, { kind: "fact", text: "My locker code is 9902." });
-      const bobHits = await store.search(bob, "my locker code is 4471", { minSimilarity: 0, limit: 50, include: ["tenant", "global"] });
+      const secret = await store.add(alice, { kind: "fact", text: "My lucky number is 4471." });
+      await store.add(bob, { kind: "fact", text: "My lucky number is 9902." });
+      const bobHits = await store.search(bob, "my lucky number is 4471", { minSimilarity: 0, limit: 50, include: ["tenant", "global"] });
       expect(bobHits.map((m) => m.userId)).toEqual(["bob"]);
       expect(bobHits.some((m) => m.id === secret.id)).toBe(false);
       expect(await store.get(bob, secret.id)).toBeNull();
       expect(await store.markUsed(bob, [secret.id])).toBe(0);
-      expect((await store.export(bob)).map((m) => m.text)).toEqual(["My locker code is 9902."]);
+      expect((await store.export(bob)).map((m) => m.text)).toEqual(["My lucky number is 9902."]);
     });
 
     it("the same user id in two tenants stays separate", async () => {

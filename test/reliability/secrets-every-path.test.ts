@@ -24,7 +24,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Database } from "../../src/db/database.js";
 import { quoteIdent } from "../../src/db/identifier.js";
-import { detectSensitive } from "../../src/extraction/sensitive/detect-sensitive.js";
+import { detectSensitive } from "../../src/sensitive/detect-sensitive.js";
 import { importJsonlFile } from "../../src/extraction/write/index.js";
 import { createMemoryAgentNode, memoryToolsFor, memoryWorker, withMemory, writeTargetsOf } from "../../src/graph/index.js";
 import { createMemory, type LangGraphMemory } from "../../src/memory.js";

@@ -8,8 +8,8 @@ import { HumanMessage } from "@langchain/core/messages";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { extractStorableMemories } from "../../src/extraction/extract-memories.js";
-import { isSpecialCategory, type SensitiveCategory } from "../../src/extraction/sensitive/categories.js";
-import { detectSensitive } from "../../src/extraction/sensitive/detect-sensitive.js";
+import { isSpecialCategory, type SensitiveCategory } from "../../src/sensitive/categories.js";
+import { detectSensitive } from "../../src/sensitive/detect-sensitive.js";
 import { RecordingChatModel, type RecordedChatCall } from "../helpers/fake-chat-model.js";
 
 interface Corpus {
@@ -95,7 +95,9 @@ describe("no secret survives extraction and the write policy", () => {
     for (const entry of corpus.sensitive) {
       const own = result.rejected.filter((r) => r.sourceMessageId === entry.id);
       expect(own.length).toBeGreaterThanOrEqual(1);
-      expect(own[0].category).toBe(entry.category);
+      // High-entropy tokens may be named by a more specific secret family now (see secret-filter.test.ts).
+      if (entry.category === "high_entropy") expect(["high_entropy", "api_key", "password", "token"]).toContain(own[0].category);
+      else expect(own[0].category).toBe(entry.category);
     }
     expectNothingForbidden(JSON.stringify(result));
     expectNothingForbidden(output.join("\n"));

@@ -6,7 +6,7 @@
  * other than the suite's, and on look-alikes that must stay storable.
  */
 import { describe, expect, it } from "@jest/globals";
-import { detectSensitive, isStorable, primaryCategory } from "../../src/extraction/sensitive/detect-sensitive.js";
+import { detectSensitive, isStorable, primaryCategory } from "../../src/sensitive/detect-sensitive.js";
 
 const refused: Array<[string, string, string]> = [
   // [text, category, the words the finding must cover]

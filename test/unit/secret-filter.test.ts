@@ -6,10 +6,10 @@ import { describe, expect, it } from "@jest/globals";
 import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { SENSITIVE_CATEGORIES, SPECIAL_CATEGORIES, isSpecialCategory, type SensitiveCategory } from "../../src/extraction/sensitive/categories.js";
-import { bsnValid, cpfValid, germanTaxIdValid, ibanValid, luhnValid, nirValid, shannonEntropy, spanishIdValid, verhoeffValid } from "../../src/extraction/sensitive/checksums.js";
-import { detectSensitive, isStorable, primaryCategory } from "../../src/extraction/sensitive/detect-sensitive.js";
-import { isHighEntropyToken } from "../../src/extraction/sensitive/high-entropy.js";
+import { SENSITIVE_CATEGORIES, SPECIAL_CATEGORIES, isSpecialCategory, type SensitiveCategory } from "../../src/sensitive/categories.js";
+import { bsnValid, cpfValid, germanTaxIdValid, ibanValid, luhnValid, nirValid, shannonEntropy, spanishIdValid, verhoeffValid } from "../../src/sensitive/checksums.js";
+import { detectSensitive, isStorable, primaryCategory } from "../../src/sensitive/detect-sensitive.js";
+import { isHighEntropyToken } from "../../src/sensitive/high-entropy.js";
 
 interface Corpus {
   sensitive: Array<{ id: string; category: SensitiveCategory; text: string }>;
@@ -21,14 +21,19 @@ describe("the sensitive corpus", () => {
   it("is big enough and covers every category", () => {
     expect(corpus.sensitive.length).toBeGreaterThanOrEqual(120);
     expect(corpus.benign.length).toBeGreaterThanOrEqual(40);
-    const seen = new Set(corpus.sensitive.map((s) => s.category));
+    // The categories added after it (bank_account, criminal_record) are covered by the second corpus.
+    const second: { sensitive: Array<{ text: string }> } = JSON.parse(readFileSync(fileURLToPath(new URL("../fixtures/secrets-corpus-2.json", import.meta.url)), "utf8"));
+    const seen = new Set([...corpus.sensitive.map((s) => s.category), ...second.sensitive.flatMap((s) => detectSensitive(s.text).map((f) => f.category))]);
     for (const category of SENSITIVE_CATEGORIES) expect(seen).toContain(category);
     expect(new Set(corpus.sensitive.map((s) => s.id)).size).toBe(corpus.sensitive.length);
   });
 
   it.each(corpus.sensitive.map((s) => [s.id, s] as const))("%s is refused with its category", (_id, entry) => {
     const findings = detectSensitive(entry.text);
-    expect(primaryCategory(findings)).toBe(entry.category);
+    // A token the corpus files as high entropy may now be named by a more specific secret family
+    // ("signing secret …: X", "… as the encryption passphrase"): still a secret.
+    if (entry.category === "high_entropy") expect(findings.some((f) => f.group === "secret")).toBe(true);
+    else expect(primaryCategory(findings)).toBe(entry.category);
     expect(isStorable(entry.text)).toBe(false);
     // Special categories become storable when the app opts in; secrets and identifiers never do.
     expect(isStorable(entry.text, { allowSpecialCategory: true })).toBe(isSpecialCategory(entry.category));
@@ -61,7 +66,7 @@ describe("findings", () => {
   it("find nothing in empty or ordinary text", () => {
     expect(detectSensitive("")).toEqual([]);
     expect(detectSensitive("User prefers metric units and lives in Berlin.")).toEqual([]);
-    expect(SPECIAL_CATEGORIES.length).toBe(8);
+    expect(SPECIAL_CATEGORIES.length).toBe(9); // art. 9, and criminal records (art. 10)
   });
 });
 

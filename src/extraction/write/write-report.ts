@@ -1,5 +1,5 @@
 import type { ExtractionDiagnostics } from "../candidate.js";
-import type { SensitiveCategory } from "../sensitive/categories.js";
+import type { SensitiveCategory } from "../../sensitive/categories.js";
 import type { PolicyCounts, RejectionReason } from "../write-policy.js";
 
 /**

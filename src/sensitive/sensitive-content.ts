@@ -1,11 +1,11 @@
 /**
- * The write policy's secret and sensitive-data filter (`detectSensitive`, src/extraction/sensitive)
+ * The write policy's secret and sensitive-data filter (`detectSensitive`, src/sensitive)
  * applied to what a user writes through the controls — edits of a memory or the profile, and
  * imports. Extraction and the memory tools already refuse such data; an edit or an import must not
  * be the side door. A refusal names the field and the kind of data, never the value.
  */
-import type { SensitiveCategory } from "../extraction/sensitive/categories.js";
-import { blockingFindings, detectSensitive, primaryCategory, type StorableOptions } from "../extraction/sensitive/detect-sensitive.js";
+import type { SensitiveCategory } from "./categories.js";
+import { blockingFindings, detectSensitive, primaryCategory, type StorableOptions } from "./detect-sensitive.js";
 import { ErrorCodes, MemoryError } from "../errors.js";
 
 /** How a refusal describes each category to the person who typed it. */
@@ -18,6 +18,7 @@ const DESCRIPTIONS: Record<SensitiveCategory, string> = {
   high_entropy: "what looks like a secret key or token",
   card_number: "a payment card number",
   iban: "a bank account number (IBAN)",
+  bank_account: "a bank account or routing number",
   national_id: "a national identity or tax number",
   health: "health information",
   genetic: "genetic information",
@@ -27,18 +28,30 @@ const DESCRIPTIONS: Record<SensitiveCategory, string> = {
   political_opinion: "political opinions",
   ethnicity: "racial or ethnic origin",
   trade_union: "trade-union membership",
+  criminal_record: "criminal convictions or offences",
 };
 
+export interface SensitiveCheckOptions extends StorableOptions {
+  /**
+   * Skip the high-entropy fallback in strings without a space: for machine-written fields
+   * (metadata, item values) where random ids are expected. Named formats (keys, tokens, cards,
+   * ids…) are still refused, and so is a high-entropy token inside a sentence.
+   */
+  ignoreHighEntropy?: boolean;
+}
+
 /** The most specific category that blocks storing `text`, or undefined when it may be stored. */
-export function sensitiveCategoryOf(text: string, options: StorableOptions = {}): SensitiveCategory | undefined {
-  return primaryCategory(blockingFindings(detectSensitive(text), options));
+export function sensitiveCategoryOf(text: string, options: SensitiveCheckOptions = {}): SensitiveCategory | undefined {
+  const findings = blockingFindings(detectSensitive(text), options);
+  const lone = options.ignoreHighEntropy === true && !/\s/.test(text.trim());
+  return primaryCategory(lone ? findings.filter((f) => f.category !== "high_entropy") : findings);
 }
 
 /**
  * The first blocking category among the strings of a JSON-like value — string values and object
  * keys, at any depth (walked without recursion, so deep documents cannot overflow the stack).
  */
-export function sensitiveCategoryIn(value: unknown, options: StorableOptions = {}): SensitiveCategory | undefined {
+export function sensitiveCategoryIn(value: unknown, options: SensitiveCheckOptions = {}): SensitiveCategory | undefined {
   const stack: unknown[] = [value];
   const seen = new Set<object>();
   while (stack.length > 0) {

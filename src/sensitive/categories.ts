@@ -6,10 +6,11 @@
 /** Secrets: never stored, whatever the app allows. */
 export const SECRET_CATEGORIES = ["private_key", "api_key", "token", "connection_string", "password", "high_entropy"] as const;
 /** Financial and identity numbers: never stored. */
-export const IDENTIFIER_CATEGORIES = ["card_number", "iban", "national_id"] as const;
+export const IDENTIFIER_CATEGORIES = ["card_number", "iban", "bank_account", "national_id"] as const;
 /**
- * GDPR art. 9 special categories: stored only when the app sets `allowSpecialCategory`.
- * `sexual_orientation` covers sex life and gender identity too.
+ * GDPR art. 9 special categories, and criminal convictions and offences (art. 10): stored only
+ * when the app sets `allowSpecialCategory`. `sexual_orientation` covers sex life and gender
+ * identity too; `health` covers addiction.
  */
 export const SPECIAL_CATEGORIES = [
   "health",
@@ -20,6 +21,7 @@ export const SPECIAL_CATEGORIES = [
   "political_opinion",
   "ethnicity",
   "trade_union",
+  "criminal_record",
 ] as const;
 
 export type SecretCategory = (typeof SECRET_CATEGORIES)[number];
@@ -38,6 +40,7 @@ export const SENSITIVE_CATEGORIES: readonly SensitiveCategory[] = [
   "password",
   "card_number",
   "iban",
+  "bank_account",
   "national_id",
   "high_entropy",
   ...SPECIAL_CATEGORIES,

@@ -1,5 +1,8 @@
 import { regexDetector, regexSpans, type Detector } from "./categories.js";
 import { shannonEntropy } from "./checksums.js";
+import { isPlaceholder } from "./value-shapes.js";
+
+export { isPlaceholder };
 
 /**
  * API keys, tokens, private keys, connection strings and passwords. Provider formats come first
@@ -113,14 +116,10 @@ function decodesToCredentials(b64: string): boolean {
   }
 }
 
-/** Things people write instead of a real value in examples: `***`, `<password>`, `${PASSWORD}`, `xxxx`. */
-export function isPlaceholder(value: string): boolean {
-  return /^(?:[*•x.]+|<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\}|%[A-Z_]+%|\$[A-Z_]+|\[[^\]]*\]|\.\.\.|…)$/i.test(value);
-}
-
 export const CONNECTION_STRING_DETECTORS: Detector[] = [
-  // scheme://user:password@host — the password must be a real value, not a placeholder.
-  regexDetector("url_with_password", "connection_string", /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/?#@'"]+:([^\s@/'"]+)@[^\s/'"]+/gi, (m) => !isPlaceholder(m[1])),
+  // scheme://user:password@host, any scheme, the user may be empty (redis://:pw@host) — the password
+  // must be a real value, not a placeholder.
+  regexDetector("url_with_password", "connection_string", /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/?#@'"]*:([^\s@/'"]+)@[^\s/'"]+/gi, (m) => !isPlaceholder(m[1])),
   // ADO.NET / ODBC / Azure style key=value strings.
   regexDetector("keyvalue_connection_string", "connection_string", [
     /\b(?:Password|Pwd)\s*=\s*([^;\s'"]{3,})\s*;/gi,

@@ -4,20 +4,40 @@ import { CARD_NUMBER_DETECTOR, IBAN_DETECTOR } from "./financial.js";
 import { HIGH_ENTROPY_DETECTOR } from "./high-entropy.js";
 import { NATIONAL_ID_DETECTORS } from "./national-ids.js";
 import { SPECIAL_CATEGORY_DETECTORS } from "./special-category.js";
+import { MULTILINGUAL_SPECIAL_CATEGORY_DETECTORS } from "./special-category-multilingual.js";
+import { BANK_ACCOUNT_DETECTOR } from "./bank-accounts.js";
+import { CUED_VALUE_DETECTORS, STRONG_PASSWORD_DETECTOR, USER_PASSWORD_PAIR_DETECTOR } from "./cued-values.js";
+import { CHECKSUMMED_ID_DETECTORS, LABELLED_ID_DETECTOR, MRZ_DETECTOR, PASSPORT_NUMBER_DETECTOR } from "./id-documents.js";
+import { PGPASS_DETECTOR, SECRET_ASSIGNMENT_DETECTOR } from "./secret-assignments.js";
+import { SEED_PHRASE_DETECTOR } from "./seed-phrases.js";
+import { WALLET_KEY_DETECTORS } from "./wallet-keys.js";
 
 /** Every detector, in the order findings are reported for equal spans. */
 export const SENSITIVE_DETECTORS: readonly Detector[] = [
   PRIVATE_KEY_DETECTOR,
+  ...WALLET_KEY_DETECTORS,
+  SEED_PHRASE_DETECTOR,
   ...PROVIDER_KEY_DETECTORS,
   ...TOKEN_DETECTORS,
   ...CONNECTION_STRING_DETECTORS,
+  PGPASS_DETECTOR,
   ...GENERIC_SECRET_DETECTORS,
+  SECRET_ASSIGNMENT_DETECTOR,
   ...PASSWORD_DETECTORS,
+  ...CUED_VALUE_DETECTORS,
+  USER_PASSWORD_PAIR_DETECTOR,
+  STRONG_PASSWORD_DETECTOR,
   CARD_NUMBER_DETECTOR,
   IBAN_DETECTOR,
+  BANK_ACCOUNT_DETECTOR,
   ...NATIONAL_ID_DETECTORS,
+  ...CHECKSUMMED_ID_DETECTORS,
+  LABELLED_ID_DETECTOR,
+  PASSPORT_NUMBER_DETECTOR,
+  MRZ_DETECTOR,
   HIGH_ENTROPY_DETECTOR,
   ...SPECIAL_CATEGORY_DETECTORS,
+  ...MULTILINGUAL_SPECIAL_CATEGORY_DETECTORS,
 ];
 
 const RANK = new Map<SensitiveCategory, number>(SENSITIVE_CATEGORIES.map((c, i) => [c, i]));
@@ -78,10 +98,49 @@ function findingsOf(text: string, detectors: readonly Detector[]): SensitiveFind
  * the app allows special categories.
  */
 function settle(findings: SensitiveFinding[]): SensitiveFinding[] {
-  const explained = findings.filter((f) => f.category !== "high_entropy" && !isSpecialCategory(f.category));
-  const kept = findings.filter((f) => f.category !== "high_entropy" || !explained.some((o) => o.start < f.end && f.start < o.end));
+  const explained = new SpanIndex(findings.filter((f) => f.category !== "high_entropy" && !isSpecialCategory(f.category)));
+  const kept = findings.filter((f) => {
+    if (f.category === "high_entropy") return !explainedMostly(f, explained.overlapping(f));
+    if (isSpecialCategory(f.category)) return true;
+    // One secret, one finding: a span inside a more specific finding's span is that finding
+    // ("token ghp_…" is a GitHub token, not also a token after the word "token").
+    return !explained
+      .overlapping(f)
+      .some((o) => o !== f && o.start <= f.start && f.end <= o.end && (RANK.get(o.category)! < RANK.get(f.category)! || (o.category === f.category && (o.start < f.start || o.end > f.end))));
+  });
   kept.sort((a, b) => a.start - b.start || RANK.get(a.category)! - RANK.get(b.category)!);
   return dedupeSameSpan(kept);
+}
+
+/** Findings sorted by start, with the running maximum of their ends: overlap queries in O(log n + k). */
+class SpanIndex {
+  private readonly spans: SensitiveFinding[];
+  private readonly maxEnd: number[];
+  constructor(findings: readonly SensitiveFinding[]) {
+    this.spans = [...findings].sort((a, b) => a.start - b.start);
+    let max = -1;
+    this.maxEnd = this.spans.map((f) => (max = Math.max(max, f.end)));
+  }
+  /** The findings that overlap [f.start, f.end). */
+  overlapping(f: { start: number; end: number }): SensitiveFinding[] {
+    let lo = 0;
+    let hi = this.spans.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.spans[mid].start < f.end) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: SensitiveFinding[] = [];
+    for (let i = lo - 1; i >= 0 && this.maxEnd[i] > f.start; i--) if (this.spans[i].end > f.start) out.push(this.spans[i]);
+    return out;
+  }
+}
+
+/** A high-entropy span is explained when secret or identifier findings cover most of it (not just a piece). */
+function explainedMostly(f: SensitiveFinding, explained: readonly SensitiveFinding[]): boolean {
+  let covered = 0;
+  for (const o of explained) covered += Math.max(0, Math.min(o.end, f.end) - Math.max(o.start, f.start));
+  return covered > 0 && covered >= 0.8 * (f.end - f.start);
 }
 
 function dedupeSameSpan(findings: SensitiveFinding[]): SensitiveFinding[] {

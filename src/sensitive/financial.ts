@@ -5,7 +5,7 @@ import { IBAN_LENGTHS, ibanValid, luhnValid } from "./checksums.js";
 const CARD_IIN = /^(?:4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|3(?:0[0-5]|[689])|6(?:011|5|4[4-9]|2)|35(?:2[89]|[3-8]\d)|5[06-9]|6\d)/;
 
 /**
- * 13–19 digits, unbroken or grouped the way cards are printed, Luhn-valid, with a known issuer
+ * 13–19 digits, unbroken or grouped the way cards are printed (spaces, hyphens or dots, one kind), Luhn-valid, with a known issuer
  * prefix. Not preceded by "+" (phone numbers) and not part of a longer number (a digit, or a "-",
  * "." or "/" joined to digits, on either side: order numbers, dates, decimals). A word glued on
  * with one of those ("visa/4111 …", "diabetes-4111 …") does not hide the card.
@@ -13,11 +13,11 @@ const CARD_IIN = /^(?:4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|3(?:0[0-5]|[6
 export const CARD_NUMBER_DETECTOR: Detector = regexDetector(
   "payment_card",
   "card_number",
-  /(?<![\d+]|[\d\-./][\-./])\d(?:[ -]?\d){12,18}(?!\d|[\-/]\d)/g,
+  /(?<![\d+]|[\d\-./][\-./])\d(?:[ .-]?\d){12,18}(?!\d|[\-/.]\d)/g,
   (m) => {
-    const separators = m[0].match(/[ -]/g) ?? [];
+    const separators = m[0].match(/[ .-]/g) ?? [];
     if (new Set(separators).size > 1) return false; // mixed separators: a date, a phone number
-    if (separators.length > 0 && !cardGrouping(m[0].split(/[ -]/).map((g) => g.length))) return false;
+    if (separators.length > 0 && !cardGrouping(m[0].split(/[ .-]/).map((g) => g.length))) return false;
     const digits = m[0].replace(/\D/g, "");
     return digits.length >= 13 && digits.length <= 19 && CARD_IIN.test(digits) && luhnValid(digits);
   },
@@ -31,7 +31,7 @@ function cardGrouping(sizes: number[]): boolean {
 }
 
 /**
- * IBANs with or without spaces, any case, mod-97 checked against the country's length. The match
+ * IBANs with or without separators (spaces, hyphens, dots), any case, mod-97 checked against the country's length. The match
  * may run into a following word, so the check is on exactly the country's length.
  */
 export const IBAN_DETECTOR: Detector = {
@@ -39,7 +39,7 @@ export const IBAN_DETECTOR: Detector = {
   category: "iban",
   find(text) {
     const spans: Array<{ start: number; end: number }> = [];
-    const re = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{1,4}){3,8}/gi;
+    const re = /\b[A-Z]{2}\d{2}(?:[ .-]?[A-Z0-9]{1,4}){3,8}/gi;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
       const country = m[0].slice(0, 2).toUpperCase();
       const length = IBAN_LENGTHS[country];
@@ -49,7 +49,7 @@ export const IBAN_DETECTOR: Detector = {
       for (let i = 0; i < m[0].length && compact.length < length; i++) {
         const ch = m[0][i];
         end = m.index + i + 1;
-        if (ch !== " ") compact += ch.toUpperCase();
+        if (!/[ .-]/.test(ch)) compact += ch.toUpperCase();
       }
       if (compact.length === length && ibanValid(compact)) {
         spans.push({ start: m.index, end });
