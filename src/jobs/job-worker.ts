@@ -180,8 +180,10 @@ export class JobWorker {
 
   /**
    * Process every pending job of the worker's queues now, ignoring run_after (debounce and
-   * backoff), with the worker's concurrency; resolves when nothing claimable is left. Failing jobs
-   * are retried at once until their attempts run out. Jobs held by other live workers are not
+   * backoff), with the worker's concurrency; resolves when nothing claimable is left and the jobs
+   * this worker's own loop (`start()`) had claimed have finished — their outcomes are counted too,
+   * and the jobs queued behind them (the same thread's next turn) are drained after them. Failing
+   * jobs are retried at once until their attempts run out. Jobs held by other live workers are not
    * waited for. For tests and evals.
    */
   async drain(options: DrainOptions = {}): Promise<DrainResult> {
@@ -189,6 +191,7 @@ export class JobWorker {
     for (const q of queues) if (!this.handlers[q]) throw invalidInput("queue", `no handler for queue ${JSON.stringify(q)}`);
     const result: DrainResult = { completed: 0, retried: 0, failed: 0, leaseLost: 0 };
     const mine = new Map<number, Promise<void>>();
+    const held = new Map<number, Promise<void>>();
     let rotation = 0;
     for (;;) {
       let claimed = false;
@@ -207,9 +210,15 @@ export class JobWorker {
           .finally(() => mine.delete(id));
         mine.set(id, done);
       }
-      if (mine.size === 0 && !claimed) return result;
+      // Jobs this worker's own loop claimed are waited for too: such a job holds its group (the
+      // thread's next job is not claimable until it finishes) and its writes are not done yet.
+      for (const [id, a] of this.active) {
+        if (held.has(id) || mine.has(id)) continue;
+        held.set(id, a.done.then((outcome) => count(result, outcome)).finally(() => held.delete(id)));
+      }
+      if (mine.size === 0 && !claimed && held.size === 0) return result;
       // A free slot (or a finished job of a busy group) may make another job claimable.
-      if (mine.size > 0) await Promise.race(mine.values());
+      if (mine.size > 0 || held.size > 0) await Promise.race([...mine.values(), ...held.values()]);
     }
   }
 
