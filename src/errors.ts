@@ -111,3 +111,17 @@ export function isMemoryError(err: unknown, code?: ErrorCode): err is MemoryErro
 export function invalidInput(field: string, problem: string, details?: Record<string, unknown>): MemoryError {
   return new MemoryError(ErrorCodes.INVALID_INPUT, `${field}: ${problem}`, { details: { field, ...details } });
 }
+
+/**
+ * A wrong value, described for an error message: short, and safe for any value (`JSON.stringify`
+ * throws on a BigInt and echoes whole strings).
+ *
+ * @example
+ * invalidInput("kind", `must be one of …, got ${describeValue(10n)}`); // "… got 10n"
+ */
+export function describeValue(v: unknown): string {
+  if (typeof v === "bigint") return `${v}n`;
+  if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  if (v === null || typeof v !== "object") return String(v);
+  return Array.isArray(v) ? "an array" : "an object";
+}

@@ -7,7 +7,7 @@ import { resolveUserScope } from "../store/scope.js";
 import { readOptedOut, optedOut as optedOutError } from "../store/opt-out.js";
 import { readDeletionAudit, recordDeletion, type DeletionAuditEntry } from "../store/deletion-audit.js";
 import type { ExportedMemory, Memory } from "../store/types.js";
-import { ProfileStore, checkChangeSource, type ProfileFieldSource } from "../profile/profile-store.js";
+import { ProfileStore, checkChangeSource, checkPatchSize, type ProfileFieldSource } from "../profile/profile-store.js";
 import { RuleStore } from "../procedural/rule-store.js";
 import type { ExportedRule } from "../procedural/rule-types.js";
 import { exportRule } from "../procedural/rule-queries.js";
@@ -214,6 +214,7 @@ export class MemoryControls {
   async editMemory(scope: UserScope, id: string, patch: { text?: string; kind?: MemoryKind }): Promise<InspectedMemory> {
     const s = resolveUserScope(scope);
     if (!patch || typeof patch !== "object" || (patch.text === undefined && patch.kind === undefined)) throw invalidInput("patch", "give a new text and/or kind");
+    if (patch.text !== undefined) this.store.checkText(patch.text, "text");
     refuseSensitiveText(patch.text, "text", this.storable);
     const updated = await this.store.update(s, id, { text: patch.text, kind: patch.kind, origin: "user_stated", confidence: 1 });
     return inspectMemory(updated, this.clock.now());
@@ -302,6 +303,8 @@ export class MemoryControls {
    */
   async updateProfile(scope: UserScope, patch: Record<string, unknown>) {
     if (patch && typeof patch === "object" && !Array.isArray(patch)) {
+      // Size first: a 10 MB value is INVALID_INPUT, not a scan of 10 MB.
+      checkPatchSize(patch);
       for (const [field, value] of Object.entries(patch)) {
         // A field name is not echoed either when it is itself the secret.
         const inName = sensitiveCategoryOf(field, this.storable);

@@ -14,6 +14,7 @@ import { createSummarizationNode, type SummarizationNodeOptions, type Summarizat
 import { memoryGetter, type MemorySource } from "./memory-source.js";
 import { isOfflineAnswer } from "./offline-responder.js";
 import { requireRunScope } from "./run-scope.js";
+import { checkMessageNesting } from "./message-nesting.js";
 import { writeTargetsOf } from "./write-targets.js";
 
 /** What happened after a turn (for transcripts, metrics and tests). Counts and ids only, except the summary. */
@@ -71,7 +72,7 @@ export interface MemoryTurnState {
 
 /** The three steps around an agent, as graph nodes (what `withMemory`, `reactAgentMemory` and `memoryMiddleware` run). */
 export interface MemoryTurnSteps {
-  /** Check the scope, then profile, rules, memories and past sessions for the latest user message. */
+  /** Check the scope (and that the messages can be checkpointed), then profile, rules, memories and past sessions for the latest user message. */
   load(state: MemoryTurnState, config: RunnableConfig): Promise<LoadMemoryResult>;
   /** The rolling summary when history passes its trigger (indexed as the thread's past session). */
   summarize(state: MemoryTurnState, config: RunnableConfig): Promise<SummarizationNodeUpdate>;
@@ -120,6 +121,7 @@ export function createMemoryTurnSteps(options: MemoryStepsOptions): MemoryTurnSt
     memory: getMemory,
     async load(state, config) {
       requireRunScope(config);
+      checkMessageNesting(state.messages ?? []);
       return (await steps()).load(state, config);
     },
     async summarize(state, config) {

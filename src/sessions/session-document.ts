@@ -3,6 +3,7 @@ import { emptyEntities, type SessionSummary, type SummaryEntities } from "../sta
 import { ENTITY_KEYS } from "../summarization/entities.js";
 import { countTextTokens, type TokenEncoding } from "../tokens/count-text.js";
 import { redactSensitive, type RedactOptions } from "./redact-summary.js";
+import { storableText } from "../store/well-formed-text.js";
 
 /**
  * Default tokens of a session's shown text (JSON-quoted, as rendered): three sessions and the
@@ -41,9 +42,10 @@ export interface SessionDocumentOptions extends RedactOptions {
  */
 export function sessionDocument(summary: Pick<SessionSummary, "text" | "entities">, options: SessionDocumentOptions): SessionDocument {
   const maxTokens = options.maxTextTokens ?? DEFAULT_SESSION_TEXT_TOKENS;
-  const facts = redactSensitive(entityLines(summary.entities).join("\n"), options);
+  // A summary quotes the conversation: a NUL or a half character there must not lose the session.
+  const facts = redactSensitive(storableText(entityLines(summary.entities).join("\n")), options);
   // Tool results quoted by a rolling summary ("x returned: …") are third-party content, not the session's.
-  const prose = redactSensitive(summary.text.replace(/^[\w.-]+ returned: .*$\n?/gm, "").trim(), options);
+  const prose = redactSensitive(storableText(summary.text).replace(/^[\w.-]+ returned: .*$\n?/gm, "").trim(), options);
   const redacted = [...new Set([...prose.categories, ...facts.categories])];
   const shown = prose.text.trim() || facts.text.trim();
   let text = shown ? fitNewest(shown, options.maxTextChars, maxTokens, options.encoding) : "";
