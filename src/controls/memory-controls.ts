@@ -18,6 +18,7 @@ import { USER_EXPORT_FORMAT, USER_EXPORT_VERSION, parseUserExport, type UserExpo
 import { systemClock, type Clock } from "./clock.js";
 import { refuseSensitiveText, sensitiveCategoryIn, sensitiveCategoryOf, sensitiveContent } from "./sensitive-content.js";
 import { withoutSensitiveItems, type ImportRefusals } from "./import-filter.js";
+import { withImportedIds } from "./import-ids.js";
 
 export type MemoryStatus = "active" | "archived" | "superseded" | "expired" | "inactive";
 
@@ -386,19 +387,23 @@ export class MemoryControls {
   }
 
   /**
-   * Restore an export for this user in one transaction: memories keep their ids, dates, use counts
-   * and supersede links (re-embedded with the store's embedder), the profile its history, rules
-   * their states, settings their values. Items whose id already exists are skipped, so repeating an
-   * import is harmless. Invalid data is INVALID_INPUT and imports nothing; OPTED_OUT while opted out.
+   * Restore an export for this user in one transaction: memories keep their dates, use counts and
+   * supersede links (re-embedded with the store's embedder), the profile its history, rules their
+   * states, settings their values. Every item gets an id of this user's own (see `import-ids.ts`):
+   * its exported id when the user already has it, a thread's session id for a past session, else a
+   * uuid derived from the user and the exported id — so an import cannot take, or learn of, another
+   * user's ids. What the user already has is skipped, so repeating an import is harmless. Invalid data is INVALID_INPUT and imports nothing; OPTED_OUT while opted out.
    * The export may come from another user or deployment: everything lands in `scope`. Items holding
    * secrets or (unless allowed) special-category data are left out and counted in `refused` — the
    * write policy's filter, as for every other write; the rest imports.
    */
   async import(scope: UserScope, data: unknown): Promise<ImportResult> {
     const s = resolveUserScope(scope);
-    const { doc, refused } = withoutSensitiveItems(parseUserExport(data), this.storable);
+    const { doc: given, refused } = withoutSensitiveItems(parseUserExport(data), this.storable);
     return this.db.transaction(async (tx) => {
       if (await readOptedOut(tx, s)) throw optedOutError();
+      // Ids of the user's own: an import can neither take another user's id nor learn it exists.
+      const doc = await withImportedIds(tx, s, given);
       const memories = await this.store.importMany(s, doc.memories, { tx });
       const profileHistory = doc.profile ? (await this.profiles.importIn(tx, s, doc.profile)).history : 0;
       const rules = await this.rules.importIn(tx, s, doc.rules);
