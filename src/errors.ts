@@ -61,6 +61,8 @@ export const ErrorCodes = {
   MEMORY_FILE_UNAVAILABLE: "MEMORY_FILE_UNAVAILABLE",
   /** A worker tried to complete, fail or extend a job whose lease it no longer holds (it expired and another worker took the job). */
   JOB_LEASE_LOST: "JOB_LEASE_LOST",
+  /** Jobs wait past their due time and no worker polls their queue: nothing is being extracted (a warning, never thrown). */
+  NO_WORKER: "NO_WORKER",
   /** A cross-tenant maintenance task (the retention sweep) runs as a role that row-level security restricts: run it as the schema owner. */
   MAINTENANCE_ROLE_REQUIRED: "MAINTENANCE_ROLE_REQUIRED",
   /** An HTTP request body is larger than the server accepts (HTTP 413). */
