@@ -51,3 +51,17 @@ SELECT (SELECT count(*) FROM memory_jobs WHERE state = 'pending')::int AS pendin
        (SELECT count(*) FROM memory_workers w WHERE ${live("w")})::int AS live_workers,
        (SELECT max(last_seen_at) FROM memory_workers) AS last_heartbeat,
        extract(epoch FROM now() - (SELECT max(last_seen_at) FROM memory_workers)) * 1000 AS last_heartbeat_age_ms`;
+
+/**
+ * One user's queue for the viewer ($1 tenant, $2 user): their waiting jobs and submitted turns,
+ * the oldest one's age, and the workers (ids are not returned, only whether one is live and when
+ * one last polled). Runs in the user's transaction.
+ */
+export const USER_QUEUE_STATUS_SQL = `
+SELECT (SELECT count(*) FROM memory_jobs WHERE tenant_id = $1::text AND user_id = $2::text AND state IN ('pending', 'running'))::int AS waiting,
+       (SELECT count(*) FROM memory_jobs_inbox WHERE tenant_id = $1::text AND user_id = $2::text)::int AS inbox,
+       extract(epoch FROM now() - (SELECT min(t) FROM (
+         SELECT min(created_at) AS t FROM memory_jobs WHERE tenant_id = $1::text AND user_id = $2::text AND state IN ('pending', 'running')
+         UNION ALL SELECT min(enqueued_at) FROM memory_jobs_inbox WHERE tenant_id = $1::text AND user_id = $2::text) x)) * 1000 AS oldest_age_ms,
+       EXISTS (SELECT 1 FROM memory_workers w WHERE ${live("w")}) AS worker_live,
+       extract(epoch FROM now() - (SELECT max(last_seen_at) FROM memory_workers)) * 1000 AS last_heartbeat_age_ms`;

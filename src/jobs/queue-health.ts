@@ -5,7 +5,7 @@
  */
 import type { Database, Queryable } from "../db/database.js";
 import type { JobScope } from "./types.js";
-import { HEARTBEAT_SQL, QUEUE_STATUS_SQL, STOPPED_SQL, USER_QUEUE_HEALTH_SQL } from "./queue-health-queries.js";
+import { HEARTBEAT_SQL, QUEUE_STATUS_SQL, STOPPED_SQL, USER_QUEUE_HEALTH_SQL, USER_QUEUE_STATUS_SQL } from "./queue-health-queries.js";
 
 export interface WorkerBeat {
   workerId: string;
@@ -82,4 +82,26 @@ export async function queueStatus(db: Queryable): Promise<QueueStatus> {
     lastHeartbeat: date(r.last_heartbeat),
     lastHeartbeatAgeMs: num(r.last_heartbeat_age_ms),
   };
+}
+
+/** One user's queued work and whether a worker is working the queue (the viewer's status line). */
+export interface UserQueueStatus {
+  /** The user's jobs waiting or running. */
+  waiting: number;
+  /** The user's submitted turns not folded into jobs yet. */
+  inbox: number;
+  oldestAgeMs: number | null;
+  workerLive: boolean;
+  /** Age of the newest heartbeat of any worker; null when none ever polled. */
+  lastHeartbeatAgeMs: number | null;
+}
+
+/** {@link UserQueueStatus} of one user, read in the user's transaction. */
+export async function userQueueStatus(db: Database, scope: JobScope): Promise<UserQueueStatus> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<Record<string, unknown>>(USER_QUEUE_STATUS_SQL, [scope.tenantId, scope.userId]);
+    const r = rows[0];
+    const num = (v: unknown) => (v === null || v === undefined ? null : Math.round(Number(v)));
+    return { waiting: Number(r.waiting), inbox: Number(r.inbox), oldestAgeMs: num(r.oldest_age_ms), workerLive: r.worker_live === true, lastHeartbeatAgeMs: num(r.last_heartbeat_age_ms) };
+  }, { scope });
 }
