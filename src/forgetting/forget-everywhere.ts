@@ -55,8 +55,12 @@ export interface ForgetEverywhereOptions {
   /** The deletion audit's path label (e.g. "controls.deleteMemory"). */
   via: string;
   actor?: string | null;
-  /** Rewrite queued work too (default true). A supersede inside a write pass leaves it to the write policy. */
-  jobs?: boolean;
+  /**
+   * Rewrite queued work too (default true). `{ queuedBefore }`: only work queued before that time —
+   * what a supersede does (an older queued turn restating the old value would bring it back; a newer
+   * one may be the user's own correction and is left to the write policy).
+   */
+  jobs?: boolean | { queuedBefore: Date };
   /** The job doing the forgetting (its own payload is left alone). */
   exceptJobId?: number | null;
   /** The checkpointer's serializer (default LangGraph's JsonPlusSerializer). */
@@ -176,15 +180,16 @@ export async function forgetEverywhere(deps: { db: Database; store: MemoryStore 
   });
 
   if (options.jobs ?? true) {
+    const before = typeof options.jobs === "object" ? options.jobs.queuedBefore : null;
     await inScope(async (tx) => {
-      for (const r of (await tx.query<{ id: number | string; payload: unknown }>(USER_INBOX_SQL, [scope.tenantId, scope.userId])).rows) {
+      for (const r of (await tx.query<{ id: number | string; payload: unknown }>(USER_INBOX_SQL, [scope.tenantId, scope.userId, before])).rows) {
         const payload = parseJsonb(r.payload);
         const next = withdrawFromPayload(payload, w);
         if (next === payload) continue;
         await tx.query(UPDATE_INBOX_SQL, [scope.tenantId, scope.userId, r.id, JSON.stringify(next)]);
         report.inbox++;
       }
-      for (const r of (await tx.query<{ id: number | string; payload: unknown }>(USER_OPEN_JOBS_SQL, [scope.tenantId, scope.userId, options.exceptJobId ?? null])).rows) {
+      for (const r of (await tx.query<{ id: number | string; payload: unknown }>(USER_OPEN_JOBS_SQL, [scope.tenantId, scope.userId, options.exceptJobId ?? null, before])).rows) {
         const payload = parseJsonb(r.payload);
         const next = withdrawFromPayload(payload, w);
         if (next === payload) continue;

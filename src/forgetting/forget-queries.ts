@@ -42,16 +42,20 @@ export const USER_RULES_SQL = `SELECT id::text AS id, text FROM procedural_rules
 /** $3 ids. */
 export const DELETE_RULES_SQL = `DELETE FROM procedural_rules WHERE scope = 'user' AND tenant_id = $1 AND user_id = $2 AND id = ANY($3::uuid[])`;
 
-/** The user's submitted turns not folded yet (a fold in progress holds them: this waits for it). */
-export const USER_INBOX_SQL = `SELECT id, payload FROM memory_jobs_inbox WHERE tenant_id = $1 AND user_id = $2 FOR UPDATE`;
+/** The user's submitted turns not folded yet, queued before $3 (null: all); a fold in progress holds them: this waits for it. */
+export const USER_INBOX_SQL = `SELECT id, payload FROM memory_jobs_inbox WHERE tenant_id = $1 AND user_id = $2 AND ($3::timestamptz IS NULL OR enqueued_at < $3::timestamptz) FOR UPDATE`;
 
 /** $3 id, $4 payload (JSON text). */
 export const UPDATE_INBOX_SQL = `UPDATE memory_jobs_inbox SET payload = $4::jsonb WHERE tenant_id = $1 AND user_id = $2 AND id = $3`;
 
-/** The user's jobs that may still be extracted (or are kept for inspection), but $3 (the job doing the forgetting; null: none). */
+/**
+ * The user's jobs that may still be extracted (or are kept for inspection), but $3 (the job doing
+ * the forgetting; null: none), created before $4 (null: all).
+ */
 export const USER_OPEN_JOBS_SQL = `
 SELECT id, state, payload FROM memory_jobs
 WHERE tenant_id = $1 AND user_id = $2 AND state IN ('pending', 'running', 'failed') AND ($3::bigint IS NULL OR id <> $3::bigint)
+  AND ($4::timestamptz IS NULL OR created_at < $4::timestamptz)
 FOR UPDATE`;
 
 /**

@@ -157,7 +157,7 @@ async function update(args: ManageMemoryInput, id: string, content: string, ctx:
       });
       // The old wording stops being quoted wherever it was (sessions, summaries, profile history).
       if (!isSessionMemory(old)) {
-        await forgetEverywhere({ db: store.db, store }, ctx.scope, withdrawalOf([{ id, text: old.text, replacedBy: content }]), { via: "tool.update", jobs: false });
+        await forgetEverywhere({ db: store.db, store }, ctx.scope, withdrawalOf([{ id, text: old.text, replacedBy: content }]), { via: "tool.update", jobs: { queuedBefore: new Date() } });
       }
       return replaced;
     });

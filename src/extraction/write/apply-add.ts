@@ -182,14 +182,19 @@ async function supersede(run: WriteRun, c: MemoryCandidate, id: string, vector: 
  * What the replaced memories said and the new one does not stops being quoted (past sessions, the
  * rolling summaries and memory channels of the user's threads, the profile history): "I live in
  * Prenzlauer Berg" after the move. Sentences that state the new value stay ("moved from Prenzlauer
- * Berg to Lisbon"). Queued work is left to the write policy (a later turn may say it again).
+ * Berg to Lisbon"), and turns queued before this pass's own lose it too.
  */
 async function withdrawStale(run: WriteRun, replaced: readonly Memory[], current: string, profileChanges: ReadonlyArray<{ field: string; from: unknown; to?: unknown }> = []): Promise<void> {
   const fromMemories = withdrawalOf(replaced.filter((m) => !isSessionMemory(m)).map((m) => ({ id: m.id, text: m.text, replacedBy: current })));
   const { withdrawal: fromProfile, profileValues } = profileChangeWithdrawal(profileChanges);
+  // Queued work older than this pass's own turns would bring the old value back; newer work may be a
+  // correction of the correction, left to the write policy.
+  const jobId = run.attribution.jobId ?? null;
+  const queuedBefore = jobId === null ? run.now : ((await run.db.query<{ at: Date | string }>("SELECT created_at AS at FROM memory_jobs WHERE id = $1", [jobId])).rows[0]?.at ?? run.now);
   await forgetEverywhere({ db: run.db, store: run.store }, run.attribution.scope, mergeWithdrawals(fromMemories, fromProfile), {
     via: `${run.attribution.writer}.supersede`,
-    jobs: false,
+    jobs: { queuedBefore: new Date(queuedBefore) },
+    exceptJobId: jobId,
     profileValues,
   });
 }
