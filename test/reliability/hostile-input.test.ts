@@ -4,6 +4,8 @@
  * Postgres. Random unicode, huge strings, NUL bytes, SQL and LIKE metacharacters, namespace labels
  * with separators, deep JSON, NaN/Infinity vectors, wrong dimensions, forged ids and tokens.
  *
+ * The schedule node (where a turn's messages enter the job queue) takes any hostile text.
+ *
  * Every call either succeeds and reads back exactly what was written, or fails with a typed
  * `MemoryError`; and the rows of the other tenants (checksummed in SQL) never change. The hostile
  * caller acts for its own tenants and users only (scope ids are themselves hostile strings).
@@ -15,6 +17,9 @@ import { isMemoryError } from "../../src/errors.js";
 import { LocalHashingEmbeddings } from "../../src/embeddings/hashing-embeddings.js";
 import { MemoryControls } from "../../src/controls/memory-controls.js";
 import { JobQueue } from "../../src/jobs/job-queue.js";
+import { AIMessage, HumanMessage } from "@langchain/core/messages";
+import { createScheduleExtractionNode } from "../../src/extraction/node/schedule-extraction-node.js";
+import { isWellFormedText } from "../../src/store/well-formed-text.js";
 import { MEMORY_KINDS } from "../../src/state/types.js";
 import { LangGraphStore } from "../../src/store/langgraph-store.js";
 import { MemoryStore } from "../../src/store/memory-store.js";
@@ -372,6 +377,28 @@ describe.each(testEngines())("hostile input on %s", (engine) => {
           await othersUnchanged();
         },
       ),
+      { numRuns: RUNS },
+    );
+  }, 300_000);
+
+  it("the schedule node queues any hostile message text (NUL, half surrogates, huge, SQL) and the job reads back, never losing the turn", async () => {
+    const node = createScheduleExtractionNode({ store, queue: new JobQueue(db, { notify: false }), debounceMs: 0 });
+    let turn = 0;
+    await fc.assert(
+      // Hostile text, and text with a NUL or half a surrogate pair inside (not in hostileText, which is well-formed).
+      fc.asyncProperty(fc.oneof(hostileText, fc.tuple(hostileText, fc.constantFrom("\uD800", "\uDFFF", "\u0000"), hostileText).map(([a, b, c]) => a + b + c)), hostileText, async (text, id) => {
+        const thread = `hostile-thread-${++turn}`;
+        const scope = { tenantId: "known-co", userId: "turns" };
+        const messages = [new HumanMessage({ id: `h-${turn}-${id.slice(0, 40)}`, content: text }), new AIMessage({ id: `a-${turn}`, content: "Noted." })];
+        const r = await attempt("schedule_extraction(hostile message)", () => node({ messages }, { configurable: { thread_id: thread, tenant_id: scope.tenantId, user_id: scope.userId } }));
+        // A turn with any text is queued (the update names its last message).
+        expect(r.ok).toBe(true);
+        await new JobQueue(db, { notify: false }).foldInbox();
+        const jobs = (await new JobQueue(db, { notify: false }).list(scope, { groupKey: thread })).map((j) => j.payload as { messages: Array<{ text: string }> });
+        expect(jobs).toHaveLength(1);
+        expect(isWellFormedText(jobs[0].messages.map((m) => m.text).join(""))).toBe(true);
+        await othersUnchanged();
+      }),
       { numRuns: RUNS },
     );
   }, 300_000);
