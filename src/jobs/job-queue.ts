@@ -298,6 +298,10 @@ export class JobQueue {
    * Throw JOB_LEASE_LOST unless the worker still holds the job's lease — what a handler checks
    * before writes done outside {@link completeWith} (the extraction write pass does, under the
    * user's write lock: forgetting a fact takes the lease of a running job whose payload quoted it).
+   *
+   * @example
+   * await ctx.queue.checkLease(job); // throws JOB_LEASE_LOST: write nothing, the job runs again
+   * await writeMyEffects(job.payload);
    */
   async checkLease(job: ClaimedJob<JsonObject>): Promise<void> {
     const { rows } = await this.db.query(CHECK_LEASE_SQL, leaseToken(job));

@@ -96,7 +96,12 @@ export interface UserQueueStatus {
   lastHeartbeatAgeMs: number | null;
 }
 
-/** {@link UserQueueStatus} of one user, read in the user's transaction. */
+/**
+ * {@link UserQueueStatus} of one user, read in the user's transaction.
+ *
+ * @example
+ * const { waiting, workerLive } = await userQueueStatus(db, { tenantId: "acme", userId: "alice" });
+ */
 export async function userQueueStatus(db: Database, scope: JobScope): Promise<UserQueueStatus> {
   return db.transaction(async (tx) => {
     const { rows } = await tx.query<Record<string, unknown>>(USER_QUEUE_STATUS_SQL, [scope.tenantId, scope.userId]);

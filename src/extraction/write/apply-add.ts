@@ -12,7 +12,7 @@ import { findSlotMemories, linkSuperseded } from "./memory-lookups.js";
 import { profileFieldFor, type ProfileFieldMapping } from "./profile-fields.js";
 import { containsAll, coreTerms, isNegated, normaliseStatement, sameTerms } from "./statement-match.js";
 import { changeSourceOf, originOf, runIdOf, type WriteRun } from "./write-run.js";
-import { mergeWithdrawals, withdrawalOf } from "../../sessions/withdrawal.js";
+import { isEmptyWithdrawal, mergeWithdrawals, withdrawalOf } from "../../sessions/withdrawal.js";
 import { isSessionMemory } from "../../sessions/session-metadata.js";
 import { forgetEverywhere, profileChangeWithdrawal } from "../../forgetting/forget-everywhere.js";
 
@@ -187,11 +187,13 @@ async function supersede(run: WriteRun, c: MemoryCandidate, id: string, vector: 
 async function withdrawStale(run: WriteRun, replaced: readonly Memory[], current: string, profileChanges: ReadonlyArray<{ field: string; from: unknown; to?: unknown }> = []): Promise<void> {
   const fromMemories = withdrawalOf(replaced.filter((m) => !isSessionMemory(m)).map((m) => ({ id: m.id, text: m.text, replacedBy: current })));
   const { withdrawal: fromProfile, profileValues } = profileChangeWithdrawal(profileChanges);
+  const w = mergeWithdrawals(fromMemories, fromProfile);
+  if (isEmptyWithdrawal(w) && profileValues.length === 0) return;
   // Queued work older than this pass's own turns would bring the old value back; newer work may be a
   // correction of the correction, left to the write policy.
   const jobId = run.attribution.jobId ?? null;
   const queuedBefore = jobId === null ? run.now : ((await run.db.query<{ at: Date | string }>("SELECT created_at AS at FROM memory_jobs WHERE id = $1", [jobId])).rows[0]?.at ?? run.now);
-  await forgetEverywhere({ db: run.db, store: run.store }, run.attribution.scope, mergeWithdrawals(fromMemories, fromProfile), {
+  await forgetEverywhere({ db: run.db, store: run.store }, run.attribution.scope, w, {
     via: `${run.attribution.writer}.supersede`,
     jobs: { queuedBefore: new Date(queuedBefore) },
     exceptJobId: jobId,
