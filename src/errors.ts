@@ -66,6 +66,8 @@ export const ErrorCodes = {
   MEMORY_FILE_UNAVAILABLE: "MEMORY_FILE_UNAVAILABLE",
   /** A worker tried to complete, fail or extend a job whose lease it no longer holds (it expired and another worker took the job). */
   JOB_LEASE_LOST: "JOB_LEASE_LOST",
+  /** Jobs wait past their due time and no worker polls their queue: nothing is being extracted (a warning, never thrown). */
+  NO_WORKER: "NO_WORKER",
   /** A maintenance task runs as a role without the rights it needs: the retention sweep as a role row-level security restricts (run it as the schema owner), or a worker-role membership this role may not grant (run the statements given as a superuser or a role with CREATEROLE). */
   MAINTENANCE_ROLE_REQUIRED: "MAINTENANCE_ROLE_REQUIRED",
   /** An HTTP request body is larger than the server accepts (HTTP 413). */
@@ -115,4 +117,18 @@ export function isMemoryError(err: unknown, code?: ErrorCode): err is MemoryErro
 /** Shorthand for the most common error: bad input naming the field. */
 export function invalidInput(field: string, problem: string, details?: Record<string, unknown>): MemoryError {
   return new MemoryError(ErrorCodes.INVALID_INPUT, `${field}: ${problem}`, { details: { field, ...details } });
+}
+
+/**
+ * A wrong value, described for an error message: short, and safe for any value (`JSON.stringify`
+ * throws on a BigInt and echoes whole strings).
+ *
+ * @example
+ * invalidInput("kind", `must be one of …, got ${describeValue(10n)}`); // "… got 10n"
+ */
+export function describeValue(v: unknown): string {
+  if (typeof v === "bigint") return `${v}n`;
+  if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  if (v === null || typeof v !== "object") return String(v);
+  return Array.isArray(v) ? "an array" : "an object";
 }

@@ -81,6 +81,8 @@ export * from "./profile/index.js";
 export * from "./procedural/index.js";
 export * from "./controls/index.js";
 export * from "./retention/index.js";
+export * from "./forgetting/index.js";
+export { memoryStatus, type MemoryStatus } from "./status/memory-status.js";
 
 // ── Write path: extraction, policy, nodes, tools, jobs ───────────────────────────────────────
 export * from "./extraction/index.js";

@@ -27,6 +27,7 @@ const state = {
   profile: null,
   rules: [],
   retention: null,
+  status: null,
   editing: null,
   profileEditing: false,
 };
@@ -190,6 +191,8 @@ async function loadAll() {
   state.profile = profile.data;
   state.rules = rules.data.rules;
   state.retention = retention.data;
+  // The status line is a nicety: the page works without it (an older server has no such route).
+  state.status = await api("GET", "api/status").then((r) => r.data, () => null);
   if (state.query) await runSearch(state.query, false);
   render();
 }
@@ -208,6 +211,7 @@ function render() {
   renderProfile();
   renderRules();
   renderRetention();
+  renderStatus();
 }
 
 function renderSettings() {
@@ -457,6 +461,33 @@ function renderRetention() {
     ? `Automatic clean-up last ran ${dateTimeFmt.format(new Date(r.lastRun.finishedAt ?? r.lastRun.startedAt))}${r.nextDueAt ? `; next run due ${dateTimeFmt.format(new Date(r.nextDueAt))}` : ""}.`
     : "Automatic clean-up has not run yet.";
   $("retention").textContent = `${when} ${policy}`;
+}
+
+/** "3 s", "4 min", "2 h", "3 days". */
+function ago(ms) {
+  const s = Math.max(0, ms / 1000);
+  if (s < 90) return `${Math.round(s)} s`;
+  if (s < 5400) return `${Math.round(s / 60)} min`;
+  if (s < 129600) return `${Math.round(s / 3600)} h`;
+  return `${Math.round(s / 86400)} days`;
+}
+
+function renderStatus() {
+  const el = $("memory-status");
+  const st = state.status;
+  el.hidden = !st;
+  if (!st) return;
+  const { waiting, oldestAgeMs } = st.queue;
+  const { live, lastHeartbeatAgeMs } = st.worker;
+  const heartbeat = lastHeartbeatAgeMs === null ? "No memory worker has run yet." : `The memory worker last checked in ${ago(lastHeartbeatAgeMs)} ago.`;
+  let text;
+  if (waiting === 0) text = `Memory is up to date. ${heartbeat}`;
+  else {
+    const queued = `${waiting} ${waiting === 1 ? "conversation turn is" : "conversation turns are"} waiting to be remembered (the oldest for ${ago(oldestAgeMs ?? 0)}).`;
+    text = live ? `${queued} ${heartbeat}` : `${queued} No memory worker is running, so nothing new is being remembered — tell whoever runs this app. ${heartbeat}`;
+  }
+  el.textContent = text;
+  el.classList.toggle("warning", waiting > 0 && !live);
 }
 
 // ── Actions ───────────────────────────────────────────────────────────────────────────────────

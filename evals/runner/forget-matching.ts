@@ -37,8 +37,13 @@ export async function forgetMatching(controls: MemoryControls, scope: UserScope,
   }
   for (const rule of seen.rules) {
     if (!contains(rule.text)) continue;
-    await controls.deleteRule(scope, rule.id);
-    outcome.rules++;
+    try {
+      await controls.deleteRule(scope, rule.id);
+      outcome.rules++;
+    } catch (err) {
+      // Already deleted: forgetting a memory above removes the user's rules that state it too.
+      if (!isMemoryError(err, ErrorCodes.NOT_FOUND)) throw err;
+    }
   }
   return outcome;
 }

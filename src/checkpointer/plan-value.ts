@@ -4,6 +4,7 @@ import type { SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import { fingerprintOf, sameFingerprint, type Fingerprint } from "./item-fingerprint.js";
 import { itemTokens } from "./item-tokens.js";
 import { compressRanges, type Ref } from "./refs.js";
+import { invalidInput } from "../errors.js";
 import { sourceKey, type ChannelState, type ItemSource, type ThreadCache } from "./thread-cache.js";
 
 // One each per module: constructing a TextDecoder costs more than decoding a checkpoint's metadata.
@@ -60,7 +61,7 @@ export class Dumper {
     if (!p) {
       const fp = fingerprintOf(value);
       this.fps.set(value, fp);
-      p = this.serde.dumpsTyped(value).then(([type, bytes]) => ({ type, bytes: toBytes(bytes), fp }));
+      p = this.serde.dumpsTyped(value).then(([type, bytes]) => ({ type, bytes: toBytes(bytes), fp }), rethrowUnserializable);
       this.memo.set(value, p);
     }
     return p;
@@ -382,6 +383,21 @@ function isPlainObject(x: unknown): x is Record<string, unknown> {
   if (!isObject(x) || Array.isArray(x)) return false;
   const proto = Object.getPrototypeOf(x);
   return proto === Object.prototype || proto === null;
+}
+
+/**
+ * The serializer's stack overflow (a value nested deeper than it can walk, such as a message's
+ * `additional_kwargs` 20,000 levels deep) or type error (a BigInt, a circular value) as a typed
+ * INVALID_INPUT that says what to change; nothing was stored. Other errors pass unchanged.
+ */
+export function rethrowUnserializable(err: unknown): never {
+  if (err instanceof RangeError || err instanceof TypeError) {
+    throw invalidInput(
+      "state",
+      `a value of the graph's state cannot be saved to the checkpoint (${err.constructor.name}: ${err.message.slice(0, 120)}): send plain JSON — nested at most a few hundred levels deep (e.g. flatten a message's additional_kwargs), without BigInt or circular references`,
+    );
+  }
+  throw err;
 }
 
 export function toBytes(bytes: Uint8Array | string): Uint8Array {

@@ -24,7 +24,7 @@ import { DEFAULTS, type PostgresCheckpointerOptions } from "./options.js";
 import { nextChannelVersion } from "./versions.js";
 import { joinCheckpoint, splitCheckpoint, type CheckpointColumns } from "./checkpoint-row.js";
 import { CheckpointCache, ThreadCache, type ChannelState, type ItemSource } from "./thread-cache.js";
-import { Dumper, ValuePlanner, digest, joinRecord, needsHash } from "./plan-value.js";
+import { Dumper, ValuePlanner, digest, joinRecord, needsHash, rethrowUnserializable } from "./plan-value.js";
 import { expandRanges, isInlineRef, isRef, refSeqs, type RecordRef, type Ref } from "./refs.js";
 import { ThreadLocks } from "./thread-lock.js";
 import { queryPrepared } from "./prepared-query.js";
@@ -204,7 +204,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     const threadId = checkIdText(String(thread_id), "config.configurable.thread_id");
     const ns = String(checkpoint_ns);
     const values = checkpoint.channel_values;
-    const [, metadataBytes] = await this.serde.dumpsTyped(metadata);
+    const [, metadataBytes] = await this.serde.dumpsTyped(metadata).catch(rethrowUnserializable);
     const carried = Object.entries(checkpoint.channel_versions ?? {}).filter(([channel]) => !Object.prototype.hasOwnProperty.call(newVersions, channel));
     const put: PendingPut = {
       threadId,

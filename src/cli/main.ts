@@ -21,6 +21,7 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   rules: async () => (await import("./commands/rules.js")).command,
   gc: async () => (await import("./commands/gc.js")).command,
   eval: async () => (await import("./commands/eval.js")).command,
+  status: async () => (await import("./commands/status.js")).command,
 };
 
 function usage(): string {

@@ -7,7 +7,7 @@ import { resolveUserScope } from "../store/scope.js";
 import { readOptedOut, optedOut as optedOutError } from "../store/opt-out.js";
 import { readDeletionAudit, recordDeletion, type DeletionAuditEntry } from "../store/deletion-audit.js";
 import type { ExportedMemory, Memory } from "../store/types.js";
-import { ProfileStore, checkChangeSource, type ProfileFieldSource } from "../profile/profile-store.js";
+import { ProfileStore, checkChangeSource, checkPatchSize, type ProfileFieldSource } from "../profile/profile-store.js";
 import { RuleStore } from "../procedural/rule-store.js";
 import type { ExportedRule } from "../procedural/rule-types.js";
 import { exportRule } from "../procedural/rule-queries.js";
@@ -19,6 +19,12 @@ import { USER_EXPORT_FORMAT, USER_EXPORT_VERSION, parseUserExport, type UserExpo
 import { systemClock, type Clock } from "./clock.js";
 import { refuseSensitiveText, sensitiveCategoryIn, sensitiveCategoryOf, sensitiveContent } from "../sensitive/sensitive-content.js";
 import { withoutSensitiveItems, type ImportRefusals } from "./import-filter.js";
+import { withImportedIds } from "./import-ids.js";
+import type { SerializerProtocol } from "@langchain/langgraph-checkpoint";
+import { withUserWriteLock } from "../extraction/write/write-lock.js";
+import { forgetEverywhere, profileChangeWithdrawal } from "../forgetting/forget-everywhere.js";
+import { withdrawalForMemories } from "../forgetting/memory-withdrawal.js";
+import type { Withdrawal } from "../sessions/withdrawal.js";
 
 export type MemoryStatus = "active" | "archived" | "superseded" | "expired" | "inactive";
 
@@ -215,15 +221,24 @@ export class MemoryControls {
   async editMemory(scope: UserScope, id: string, patch: { text?: string; kind?: MemoryKind }): Promise<InspectedMemory> {
     const s = resolveUserScope(scope);
     if (!patch || typeof patch !== "object" || (patch.text === undefined && patch.kind === undefined)) throw invalidInput("patch", "give a new text and/or kind");
+    if (patch.text !== undefined) this.store.checkText(patch.text, "text");
     refuseSensitiveText(patch.text, "text", this.storable);
-    const updated = await this.store.update(s, id, { text: patch.text, kind: patch.kind, origin: "user_stated", confidence: 1 });
-    return inspectMemory(updated, this.clock.now());
+    return withUserWriteLock(this.db, s, async () => {
+      // The old wording, withdrawn wherever it was quoted once the edit is made (the new text
+      // protects the sentences that state it).
+      const w = patch.text === undefined || !UUID_RE.test(id) ? null : await this.db.transaction((tx) => withdrawalForMemories(tx, s, [id], { replacedBy: patch.text }), { scope: s });
+      const updated = await this.store.update(s, id, { text: patch.text, kind: patch.kind, origin: "user_stated", confidence: 1 });
+      if (w) await this.forgetEverywhere(s, w, "controls.editMemory", {});
+      return inspectMemory(updated, this.clock.now());
+    });
   }
 
   /**
    * Delete one memory — the row, its embedding and its full-text entry — and, by default, the older
-   * versions it superseded (they hold earlier wordings of the same thing). NOT_FOUND when the
-   * user has no such memory. Allowed while opted out. Audited.
+   * versions it superseded (they hold earlier wordings of the same thing); and the fact wherever it
+   * is quoted: past sessions, the rolling summaries and other memory channels of the user's threads,
+   * the profile and its history, the user's rules, queued work (`forgetEverywhere`). NOT_FOUND when
+   * the user has no such memory. Allowed while opted out. Audited.
    *
    * @example
    * await controls.deleteMemory(alice, id); // → { deleted: 2 } (the memory and the version it replaced)
@@ -231,30 +246,59 @@ export class MemoryControls {
   async deleteMemory(scope: UserScope, id: string, options: ControlCallOptions & { includePrevious?: boolean } = {}): Promise<{ deleted: number }> {
     const s = resolveUserScope(scope);
     checkUuid(id, "id");
-    return this.db.transaction(async (tx) => {
-      const ids = options.includePrevious === false ? [id] : await versionChain(tx, s, id);
-      const deleted = await deleteMemoriesIn(tx, { level: "user", ...s }, ids, { via: "controls.deleteMemory", actor: actorOf(options) });
+    const actor = actorOf(options);
+    // Under the user's write lock: a write pass running for the user finishes first, and one that
+    // starts later finds its job's lease taken (see forgetEverywhere) instead of writing it again.
+    return withUserWriteLock(this.db, s, async () => {
+      const ids = await this.db.transaction(async (tx) => {
+        const chain = await versionChain(tx, s, id);
+        return options.includePrevious === false ? chain.filter((x) => x === id.toLowerCase()) : chain;
+      }, { scope: s });
+      if (ids.length === 0) throw notFound("memory", id);
+      await this.forgetMemoriesIn(s, ids, { via: "controls.deleteMemory", actor });
+      const deleted = await this.db.transaction((tx) => deleteMemoriesIn(tx, { level: "user", ...s }, ids, { via: "controls.deleteMemory", actor }), { scope: s });
       if (deleted === 0) throw notFound("memory", id);
       return { deleted };
-    }, { scope: s });
+    });
   }
 
   /**
-   * Delete these memories of the user (and the older versions each superseded), audited with the
-   * change source; ids the user does not have are skipped. Returns how many rows were deleted.
-   * What the write path calls for "forget that …" (see {@link writeTarget}).
+   * Delete these memories of the user (and the older versions each superseded), and the fact
+   * wherever it is quoted (as {@link deleteMemory}), audited with the change source; ids the user
+   * does not have are skipped. Returns how many rows were deleted. What the write path calls for
+   * "forget that …" (see {@link writeTarget}), inside the user's write pass: `exceptJobId` is the
+   * job of that pass (its own payload is left alone) and `terms` what the request names besides.
    */
-  async deleteMemories(scope: UserScope, ids: readonly string[], source: ChangeSource): Promise<number> {
+  async deleteMemories(scope: UserScope, ids: readonly string[], source: ChangeSource, options: { exceptJobId?: number | null; terms?: readonly string[] } = {}): Promise<number> {
     const s = resolveUserScope(scope);
     if (!Array.isArray(ids)) throw invalidInput("ids", "must be an array of memory ids");
     ids.forEach((id, i) => checkUuid(id, `ids[${i}]`));
     const src = checkChangeSource(source, "source");
-    if (ids.length === 0) return 0;
-    return this.db.transaction(async (tx) => {
-      const all = new Set<string>();
-      for (const id of ids) for (const v of await versionChain(tx, s, id)) all.add(v);
-      return deleteMemoriesIn(tx, { level: "user", ...s }, [...all], { via: "controls.deleteMemories", actor: src.kind });
+    if (ids.length === 0 && !(options.terms && options.terms.length > 0)) return 0;
+    const all = await this.db.transaction(async (tx) => {
+      const set = new Set<string>();
+      for (const id of ids) for (const v of await versionChain(tx, s, id)) set.add(v);
+      return [...set];
     }, { scope: s });
+    await this.forgetMemoriesIn(s, all, { via: "controls.deleteMemories", actor: src.kind, exceptJobId: options.exceptJobId, terms: options.terms });
+    if (all.length === 0) return 0;
+    return this.db.transaction((tx) => deleteMemoriesIn(tx, { level: "user", ...s }, all, { via: "controls.deleteMemories", actor: src.kind }), { scope: s });
+  }
+
+  /** Withdraw these memories' texts (and `terms`) everywhere they are quoted, before the rows go. */
+  private async forgetMemoriesIn(s: UserScope, ids: readonly string[], options: { via: string; actor: string; exceptJobId?: number | null; terms?: readonly string[] }): Promise<void> {
+    const w = await this.db.transaction((tx) => withdrawalForMemories(tx, s, ids, { terms: options.terms }), { scope: s });
+    await this.forgetEverywhere(s, w, options.via, { actor: options.actor, exceptJobId: options.exceptJobId });
+  }
+
+  /** {@link forgetEverywhere} with this object's stores and its threads setting. */
+  private async forgetEverywhere(s: UserScope, w: Withdrawal, via: string, options: { actor?: string; exceptJobId?: number | null; jobs?: boolean }): Promise<void> {
+    await forgetEverywhere({ db: this.db, store: this.store }, s, w, { via, actor: options.actor, exceptJobId: options.exceptJobId, jobs: options.jobs, threads: this.threads !== false, serde: this.serde });
+  }
+
+  /** The checkpointer's serializer when the controls have the checkpointer (its stored values are read with it). */
+  private get serde(): SerializerProtocol | undefined {
+    return this.threads && typeof this.threads === "object" ? (this.threads as { serde?: SerializerProtocol }).serde : undefined;
   }
 
   /**
@@ -291,7 +335,7 @@ export class MemoryControls {
    */
   get writeTarget(): ControlsTarget {
     return {
-      deleteMemories: (scope, ids, source) => this.deleteMemories(scope, ids, source),
+      deleteMemories: (scope, ids, source, options) => this.deleteMemories(scope, ids, source, options),
       requestDeleteAll: (scope, source) => this.recordDeleteAllRequest(scope, source),
     };
   }
@@ -303,6 +347,8 @@ export class MemoryControls {
    */
   async updateProfile(scope: UserScope, patch: Record<string, unknown>) {
     if (patch && typeof patch === "object" && !Array.isArray(patch)) {
+      // Size first: a 10 MB value is INVALID_INPUT, not a scan of 10 MB.
+      checkPatchSize(patch);
       for (const [field, value] of Object.entries(patch)) {
         // A field name is not echoed either when it is itself the secret.
         const inName = sensitiveCategoryOf(field, this.storable);
@@ -311,12 +357,24 @@ export class MemoryControls {
         if (category) throw sensitiveContent(`patch.${field}`, category);
       }
     }
-    return this.profiles.update(scope, patch, { kind: "user_edit" });
+    const s = resolveUserScope(scope);
+    const before = (await this.profiles.getDocument(s)) ?? {};
+    const result = await this.profiles.update(s, patch, { kind: "user_edit" });
+    // A value the user changed or removed stops being quoted (past sessions, summaries, history).
+    const changes = result.changed.map((field) => ({ field, from: before[field], to: result.profile.document[field] }));
+    const { withdrawal, profileValues } = profileChangeWithdrawal(changes);
+    if (profileValues.length > 0) await forgetEverywhere({ db: this.db, store: this.store }, s, withdrawal, { via: "controls.updateProfile", actor: "user", profileValues, threads: this.threads !== false, serde: this.serde });
+    return result;
   }
 
-  /** Delete the profile and its history. NOT_FOUND when there is none. Audited. */
+  /** Delete the profile and its history, and its values wherever they are quoted (past sessions, summaries). NOT_FOUND when there is none. Audited. */
   async deleteProfile(scope: UserScope, options: ControlCallOptions = {}): Promise<void> {
-    if (!(await this.profiles.delete(scope, { via: "controls.deleteProfile", actor: actorOf(options) }))) throw notFound("profile", "");
+    const s = resolveUserScope(scope);
+    const before = (await this.profiles.getDocument(s)) ?? {};
+    const actor = actorOf(options);
+    const { withdrawal, profileValues } = profileChangeWithdrawal(Object.entries(before).map(([field, from]) => ({ field, from })));
+    if (profileValues.length > 0) await forgetEverywhere({ db: this.db, store: this.store }, s, withdrawal, { via: "controls.deleteProfile", actor, threads: this.threads !== false, serde: this.serde });
+    if (!(await this.profiles.delete(s, { via: "controls.deleteProfile", actor }))) throw notFound("profile", "");
   }
 
   /** Approve one of the user's own proposed rules (e.g. "keep this?" in the app). */
@@ -384,19 +442,23 @@ export class MemoryControls {
   }
 
   /**
-   * Restore an export for this user in one transaction: memories keep their ids, dates, use counts
-   * and supersede links (re-embedded with the store's embedder), the profile its history, rules
-   * their states, settings their values. Items whose id already exists are skipped, so repeating an
-   * import is harmless. Invalid data is INVALID_INPUT and imports nothing; OPTED_OUT while opted out.
+   * Restore an export for this user in one transaction: memories keep their dates, use counts and
+   * supersede links (re-embedded with the store's embedder), the profile its history, rules their
+   * states, settings their values. Every item gets an id of this user's own (see `import-ids.ts`):
+   * its exported id when the user already has it, a thread's session id for a past session, else a
+   * uuid derived from the user and the exported id — so an import cannot take, or learn of, another
+   * user's ids. What the user already has is skipped, so repeating an import is harmless. Invalid data is INVALID_INPUT and imports nothing; OPTED_OUT while opted out.
    * The export may come from another user or deployment: everything lands in `scope`. Items holding
    * secrets or (unless allowed) special-category data are left out and counted in `refused` — the
    * write policy's filter, as for every other write; the rest imports.
    */
   async import(scope: UserScope, data: unknown): Promise<ImportResult> {
     const s = resolveUserScope(scope);
-    const { doc, refused } = withoutSensitiveItems(parseUserExport(data), this.storable);
+    const { doc: given, refused } = withoutSensitiveItems(parseUserExport(data), this.storable);
     return this.db.transaction(async (tx) => {
       if (await readOptedOut(tx, s)) throw optedOutError();
+      // Ids of the user's own: an import can neither take another user's id nor learn it exists.
+      const doc = await withImportedIds(tx, s, given);
       const memories = await this.store.importMany(s, doc.memories, { tx });
       const profileHistory = doc.profile ? (await this.profiles.importIn(tx, s, doc.profile)).history : 0;
       const rules = await this.rules.importIn(tx, s, doc.rules);

@@ -1,5 +1,6 @@
 import { coerceMessageLikeToMessage, type BaseMessage, type BaseMessageLike } from "@langchain/core/messages";
 import { invalidInput } from "../errors.js";
+import { storableText } from "../store/well-formed-text.js";
 import type { ExtractionSource, VerifiedOutcome } from "./candidate.js";
 
 /**
@@ -36,10 +37,14 @@ export function isUserAuthored(message: BaseMessage): boolean {
   return message.additional_kwargs?.[UNTRUSTED_CONTENT_FLAG] !== true;
 }
 
-/** The plain text of a message: string content, or the text blocks of multi-part content. */
+/**
+ * The plain text of a message: string content, or the text blocks of multi-part content — as it
+ * can be stored (`storableText`: NUL characters removed, unpaired surrogates replaced), so one odd
+ * character does not lose the turn's extraction or its job.
+ */
 export function messageText(message: BaseMessage): string {
   const content = message.content as unknown;
-  if (typeof content === "string") return content;
+  if (typeof content === "string") return storableText(content);
   if (!Array.isArray(content)) return "";
   const parts: string[] = [];
   for (const block of content) {
@@ -49,7 +54,7 @@ export function messageText(message: BaseMessage): string {
       if (typeof text === "string") parts.push(text);
     }
   }
-  return parts.join("\n");
+  return storableText(parts.join("\n"));
 }
 
 /**

@@ -17,6 +17,8 @@ import { requireThreadOwner } from "../threads/require-thread-owner.js";
 import { memoryGetter, type MemorySource } from "./memory-source.js";
 import { isOfflineAnswer } from "./offline-responder.js";
 import { requireRunScope } from "./run-scope.js";
+import { checkMessageNesting } from "./message-nesting.js";
+import { NoWorkerWarning } from "../jobs/no-worker-warning.js";
 import { writeTargetsOf } from "./write-targets.js";
 
 /** What happened after a turn (for transcripts, metrics and tests). Counts and ids only, except the summary. */
@@ -56,13 +58,21 @@ export interface MemoryStepsOptions {
   shortSessions?: { minTurns?: number } | false;
   /** More options of the schedule node (maxWaitMs, maxAttempts, contextMessages, redact, queueName). */
   schedule?: Pick<ScheduleExtractionNodeOptions, "maxWaitMs" | "maxAttempts" | "contextMessages" | "redact" | "queueName">;
+  /**
+   * With queued extraction: warn once (through `onError`, stage "queue", a NO_WORKER error) when the
+   * user's queued work has waited `marginMs` (default 15 s) past its due time and no worker polls
+   * its queue — checked after a turn is queued, in the background, at most every `checkEveryMs`
+   * (default 10 s). `false` turns it off.
+   */
+  workerWarning?: { marginMs?: number; checkEveryMs?: number } | false;
   /** What happened after each turn (extraction queued or done, summary changes, sessions indexed). */
   onEvent?: (event: MemoryTurnEvent) => void;
   /**
-   * Errors recovered from (queueing, inline extraction, session indexing, summariser fallback): the
-   * answer is kept. Default: `console.warn`. Missing scope always fails the run.
+   * Errors recovered from (queueing, inline extraction, session indexing, summariser fallback) and
+   * the no-worker warning (stage "queue"): the answer is kept. Default: `console.warn`. Missing
+   * scope always fails the run.
    */
-  onError?: (error: unknown, stage: "extraction" | "session" | "summarizer" | "hook") => void;
+  onError?: (error: unknown, stage: "extraction" | "session" | "summarizer" | "hook" | "queue") => void;
 }
 
 /** The channels the memory steps read. */
@@ -94,7 +104,7 @@ export interface MemorySummaryUpdate {
 /** The three steps around an agent, as graph nodes (what `withMemory`, `reactAgentMemory` and `memoryMiddleware` run). */
 export interface MemoryTurnSteps {
   /**
-   * Check the scope and the thread's owner, then profile, rules, memories and past sessions for
+   * Check the scope, the thread's owner and that the messages can be checkpointed, then profile, rules, memories and past sessions for
    * the latest user message; the memory channels are overwritten every turn.
    */
   load(state: MemoryTurnState, config: RunnableConfig): Promise<MemoryLoadUpdate>;
@@ -124,6 +134,7 @@ interface Built {
   load: ReturnType<typeof createLoadMemoryNode>;
   summarize: ReturnType<typeof createSummarizationNode> | null;
   schedule: ReturnType<typeof createScheduleExtractionNode> | null;
+  workerWatch: NoWorkerWarning | null;
 }
 
 /**
@@ -136,7 +147,10 @@ interface Built {
  */
 export function createMemoryTurnSteps(options: MemoryStepsOptions): MemoryTurnSteps {
   const getMemory = memoryGetter(options.memory);
-  const onError = options.onError ?? ((err: unknown, stage: string) => console.warn(`[langgraph-memory] ${stage} error (the answer is kept): ${(err as Error)?.message ?? err}`));
+  const onError =
+    options.onError ??
+    ((err: unknown, stage: string) =>
+      console.warn(isMemoryError(err, ErrorCodes.NO_WORKER) ? `[langgraph-memory] WARNING: ${err.message}` : `[langgraph-memory] ${stage} error (the answer is kept): ${(err as Error)?.message ?? err}`));
   const extraction = options.extraction ?? "queue";
   if (extraction !== "queue" && extraction !== "inline" && extraction !== false) throw invalidInput("extraction", `must be "queue", "inline" or false, got ${JSON.stringify(extraction)}`);
   const shortSessions = options.shortSessions === false ? null : { minTurns: options.shortSessions?.minTurns ?? 2 };
@@ -162,6 +176,7 @@ export function createMemoryTurnSteps(options: MemoryStepsOptions): MemoryTurnSt
 
   const load = async (state: MemoryTurnState, config: RunnableConfig): Promise<MemoryLoadUpdate> => {
     requireRunScope(config);
+    checkMessageNesting(state.messages ?? []);
     const loaded = await (await steps()).load(state, config);
     const update = { profile: null, rules: [], pastSessions: [], ...loaded } as MemoryLoadUpdate;
     loadedBy.set(update.memoryUsage, update);
@@ -192,12 +207,16 @@ export function createMemoryTurnSteps(options: MemoryStepsOptions): MemoryTurnSt
     },
     async finish(state, config, finishOptions = {}) {
       const scope = requireRunScope(config);
-      const { memory, schedule } = await steps();
+      const { memory, schedule, workerWatch } = await steps();
       await requireThreadOwner(memory.db, scope.threadId, scope);
       let update: { extractedThroughMessageId?: string } = {};
       if (schedule) {
         update = await schedule(state, config);
-        if (extraction === "queue" && update.extractedThroughMessageId) emit({ type: "extraction_queued", threadId: scope.threadId });
+        if (extraction === "queue" && update.extractedThroughMessageId) {
+          emit({ type: "extraction_queued", threadId: scope.threadId });
+          // In the background, at most every few seconds: is anyone working the queue?
+          workerWatch?.noteTurn({ tenantId: scope.tenantId, userId: scope.userId });
+        }
       }
       // The thread's past session folds in this turn's words (the user's and the assistant's only:
       // never the rolling summary, which quotes tool results). A thread with a rolling summary is
@@ -259,7 +278,11 @@ function buildSteps(
           onReport: (report, ctx) => emit({ type: "extracted", threadId: ctx.threadId, report }),
           onError: (err) => onError(err, "extraction"),
         });
-  return { memory, sealKey: key, load, summarize, schedule };
+  const workerWatch =
+    extraction === "queue" && options.workerWarning !== false
+      ? new NoWorkerWarning(memory.db, { ...(options.workerWarning || {}), warn: (warning) => onError(warning, "queue") })
+      : null;
+  return { memory, sealKey: key, load, summarize, schedule, workerWatch };
 }
 
 /**

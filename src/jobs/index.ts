@@ -17,3 +17,5 @@ export { MERGE_STRATEGIES, type MergeStrategy } from "./merge-strategies.js";
 export { DEFAULT_BACKOFF, backoffDelayMs, type BackoffOptions } from "./backoff.js";
 export { ManualClock, type JobClock } from "./clock.js";
 export { summarizeJobError } from "./error-summary.js";
+export { queueStatus, userQueueStatus, type QueueStatus, type UserQueueStatus } from "./queue-health.js";
+export { NoWorkerWarning, type NoWorkerWarningOptions } from "./no-worker-warning.js";

@@ -114,6 +114,9 @@ FROM (SELECT COALESCE($5::timestamptz, now()) AS now) c
 WHERE ${OWNED}
 RETURNING j.locked_until`;
 
+/** Whether the worker still holds the job's lease ($1–$3 lease token): a row when it does. */
+export const CHECK_LEASE_SQL = `SELECT 1 AS held FROM memory_jobs j WHERE ${OWNED}`;
+
 /** Lock an owned job for `fail` (first statement of its transaction). $1–$3 lease token. */
 export const LOCK_OWNED_SQL = `
 SELECT j.id, j.tenant_id, j.user_id, j.queue, j.group_key, j.attempts, j.max_attempts

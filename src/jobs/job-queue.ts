@@ -19,6 +19,7 @@ import {
   FOLD_INBOX_SQL,
   SUBMIT_SQL,
   type EnqueueRow,
+  CHECK_LEASE_SQL,
 } from "./job-queries.js";
 import { jobFromRow, type JobRow } from "./job-row.js";
 import { isMergeStrategy, type MergeStrategy } from "./merge-strategies.js";
@@ -291,6 +292,20 @@ export class JobQueue {
     if (rows.length === 0) throw leaseLost(job, "extend the lease of");
     job.lockedUntil = toDate(rows[0].locked_until);
     return job.lockedUntil;
+  }
+
+  /**
+   * Throw JOB_LEASE_LOST unless the worker still holds the job's lease — what a handler checks
+   * before writes done outside {@link completeWith} (the extraction write pass does, under the
+   * user's write lock: forgetting a fact takes the lease of a running job whose payload quoted it).
+   *
+   * @example
+   * await ctx.queue.checkLease(job); // throws JOB_LEASE_LOST: write nothing, the job runs again
+   * await writeMyEffects(job.payload);
+   */
+  async checkLease(job: ClaimedJob<JsonObject>): Promise<void> {
+    const { rows } = await this.db.query(CHECK_LEASE_SQL, leaseToken(job));
+    if (rows.length === 0) throw leaseLost(job, "write for");
   }
 
   /** Delete finished (done and failed) jobs older than `olderThan`; returns how many. */

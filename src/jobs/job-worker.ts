@@ -6,6 +6,10 @@ import { summarizeJobError } from "./error-summary.js";
 import { JobQueue, type JobQueueOptions } from "./job-queue.js";
 import type { ClaimedJob, JobErrorSummary, JsonObject } from "./types.js";
 import { listenForJobs, localWakeups, supportsListen, type JobWake } from "./wakeups.js";
+import { recordHeartbeat, recordStopped } from "./queue-health.js";
+
+/** Least time between two presence beats of a polling worker (it beats at most every poll and at most this often). */
+const PRESENCE_EVERY_MS = 5_000;
 
 /** What a handler gets besides its job. */
 export interface JobContext {
@@ -32,7 +36,8 @@ export type JobEvent =
   | { type: "lease_lost"; jobId: number; queue: string; attempts: number; workerId: string }
   /** The loop found nothing to claim (or every slot is busy) and sleeps at most `sleepMs`. */
   | { type: "idle"; workerId: string; sleepMs: number; listening: boolean }
-  | { type: "error"; during: "claim" | "heartbeat" | "listen" | "finish"; workerId: string; error: JobErrorSummary };
+  /** `heartbeat`: renewing a job's lease; `presence`: recording that the worker polls (`memory_workers`). */
+  | { type: "error"; during: "claim" | "heartbeat" | "listen" | "finish" | "presence"; workerId: string; error: JobErrorSummary };
 
 export interface JobWorkerOptions extends JobQueueOptions {
   /** Handler per queue name; the worker claims from these queues only. */
@@ -107,6 +112,8 @@ export class JobWorker {
   private wakeRequested = false;
   private wakeAt = Infinity;
   private nextQueue = 0;
+  private lastPresence = -Infinity;
+  private presenceFailed = false;
 
   constructor(
     readonly db: Database,
@@ -175,20 +182,28 @@ export class JobWorker {
       clearTimeout(timer);
       if (timedOut) for (const a of this.active.values()) a.abort.abort(new MemoryError(ErrorCodes.JOB_FAILED, "the worker is stopping"));
     }
+    if (loop) {
+      this.lastPresence = -Infinity;
+      await recordStopped(this.db, this.workerId).catch(() => undefined);
+    }
     this.loopPromise = null;
   }
 
   /**
    * Process every pending job of the worker's queues now, ignoring run_after (debounce and
-   * backoff), with the worker's concurrency; resolves when nothing claimable is left. Failing jobs
-   * are retried at once until their attempts run out. Jobs held by other live workers are not
+   * backoff), with the worker's concurrency; resolves when nothing claimable is left and the jobs
+   * this worker's own loop (`start()`) had claimed have finished — their outcomes are counted too,
+   * and the jobs queued behind them (the same thread's next turn) are drained after them. Failing
+   * jobs are retried at once until their attempts run out. Jobs held by other live workers are not
    * waited for. For tests and evals.
    */
   async drain(options: DrainOptions = {}): Promise<DrainResult> {
     const queues = options.queue === undefined ? this.queueNames : [options.queue];
     for (const q of queues) if (!this.handlers[q]) throw invalidInput("queue", `no handler for queue ${JSON.stringify(q)}`);
     const result: DrainResult = { completed: 0, retried: 0, failed: 0, leaseLost: 0 };
+    await this.notePresence();
     const mine = new Map<number, Promise<void>>();
+    const held = new Map<number, Promise<void>>();
     let rotation = 0;
     for (;;) {
       let claimed = false;
@@ -207,9 +222,15 @@ export class JobWorker {
           .finally(() => mine.delete(id));
         mine.set(id, done);
       }
-      if (mine.size === 0 && !claimed) return result;
+      // Jobs this worker's own loop claimed are waited for too: such a job holds its group (the
+      // thread's next job is not claimable until it finishes) and its writes are not done yet.
+      for (const [id, a] of this.active) {
+        if (held.has(id) || mine.has(id)) continue;
+        held.set(id, a.done.then((outcome) => count(result, outcome)).finally(() => held.delete(id)));
+      }
+      if (mine.size === 0 && !claimed && held.size === 0) return result;
       // A free slot (or a finished job of a busy group) may make another job claimable.
-      if (mine.size > 0) await Promise.race(mine.values());
+      if (mine.size > 0 || held.size > 0) await Promise.race([...mine.values(), ...held.values()]);
     }
   }
 
@@ -236,6 +257,7 @@ export class JobWorker {
             this.emit({ type: "error", during: "listen", workerId: this.workerId, error: summarizeJobError(err, undefined) });
           }
         }
+        await this.notePresence();
         this.wakeRequested = false;
         this.wakeAt = Infinity;
         let claimFailed = false;
@@ -255,6 +277,24 @@ export class JobWorker {
     } finally {
       localWakeups(this.db).off("wake", local);
       if (unlisten) await (unlisten as () => Promise<void>)().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Record in `memory_workers` that this worker polls (at most every few seconds), so apps and
+   * `langgraph-memory status` can tell queued work is being done. A failure (e.g. a role without
+   * worker rights) is reported once and never stops the worker.
+   */
+  private async notePresence(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastPresence < PRESENCE_EVERY_MS) return;
+    this.lastPresence = now;
+    try {
+      await recordHeartbeat(this.db, { workerId: this.workerId, queues: this.queueNames, pollIntervalMs: this.pollIntervalMs });
+    } catch (err) {
+      if (this.presenceFailed) return;
+      this.presenceFailed = true;
+      this.emit({ type: "error", during: "presence", workerId: this.workerId, error: summarizeJobError(err, undefined) });
     }
   }
 

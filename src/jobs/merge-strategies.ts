@@ -1,4 +1,4 @@
-import { invalidInput } from "../errors.js";
+import { describeValue, invalidInput } from "../errors.js";
 
 /**
  * How two payloads of one group combine when a later enqueue meets a pending job (or a retry
@@ -21,6 +21,6 @@ export function isMergeStrategy(name: unknown): name is MergeStrategy {
 
 export function requireMergeStrategy(name: unknown): MergeStrategy {
   if (name === undefined) return "append";
-  if (!isMergeStrategy(name)) throw invalidInput("merge", `must be one of ${MERGE_STRATEGIES.join(", ")}, got ${JSON.stringify(name)}`);
+  if (!isMergeStrategy(name)) throw invalidInput("merge", `must be one of ${MERGE_STRATEGIES.join(", ")}, got ${describeValue(name)}`);
   return name;
 }

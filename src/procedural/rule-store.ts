@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { strictJson } from "../store/strict-json.js";
 import type { Database, DbScope, Queryable } from "../db/database.js";
-import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
+import { ErrorCodes, MemoryError, describeValue, invalidInput } from "../errors.js";
 import type { ChangeSource, RuleTarget, UserScope } from "../extraction/write-targets.js";
 import type { ActiveRule } from "../state/types.js";
 import { resolveUserScope } from "../store/scope.js";
@@ -417,7 +418,7 @@ export function resolveOwner(owner: unknown): ResolvedOwner {
       return { level: "user", tenantId: s.tenantId, userId: s.userId, taskType: null };
     }
     default:
-      throw invalidInput("owner.level", `must be "user", "tenant", "task" or "global", got ${JSON.stringify(level)}`);
+      throw invalidInput("owner.level", `must be "user", "tenant", "task" or "global", got ${describeValue(level)}`);
   }
 }
 
@@ -451,7 +452,7 @@ function checkNewRule(rule: NewRule, o: ResolvedOwner, field = "rule"): CheckedR
   if (rule.active !== undefined && typeof rule.active !== "boolean") throw invalidInput(`${field}.active`, "must be true or false");
   const metadata = rule.metadata ?? {};
   if (!isPlainObject(metadata)) throw invalidInput(`${field}.metadata`, "must be a plain object");
-  const metadataJson = JSON.stringify(metadata);
+  const metadataJson = strictJson(metadata, `${field}.metadata`);
   if (metadataJson.length > 16_384 || metadataJson.includes("\\u0000")) throw invalidInput(`${field}.metadata`, "must be at most 16 KiB of JSON without NUL characters");
   return {
     text: checkText(rule.text, `${field}.text`),

@@ -293,6 +293,21 @@ export class ProfileStore implements ProfileTarget {
   }
 }
 
+/**
+ * A patch's size, checked before anything reads its values (the secret filter would scan a 10 MB
+ * value): INVALID_INPUT when its JSON is over 64 KiB or it is not JSON at all. Names nothing of the
+ * patch (a field name may itself be the secret).
+ */
+export function checkPatchSize(patch: unknown): void {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(patch);
+  } catch {
+    throw invalidInput("patch", "must be JSON-serialisable (no BigInt, functions or circular references)");
+  }
+  if (json !== undefined && json.length > MAX_PATCH_JSON) throw invalidInput("patch", "is larger than 64 KiB of JSON");
+}
+
 /** Validate a ChangeSource (kind and optional ids), filling absent ids with null. */
 export function checkChangeSource(source: unknown, field: string): Required<ChangeSource> {
   if (!isPlainObject(source)) throw invalidInput(field, `must be an object with a kind (${CHANGE_SOURCE_KINDS.join(", ")})`);

@@ -1,3 +1,4 @@
+import { invalidInput } from "../../errors.js";
 import { groupOf, isSpecialCategory, SENSITIVE_CATEGORIES, type Detector, type SensitiveCategory, type SensitiveFinding } from "./categories.js";
 import { CONNECTION_STRING_DETECTORS, GENERIC_SECRET_DETECTORS, PASSWORD_DETECTORS, PRIVATE_KEY_DETECTOR, PROVIDER_KEY_DETECTORS, TOKEN_DETECTORS } from "./credentials.js";
 import { CARD_NUMBER_DETECTOR, IBAN_DETECTOR } from "./financial.js";
@@ -64,6 +65,7 @@ const SECRET_AND_IDENTIFIER_DETECTORS: readonly Detector[] = SENSITIVE_DETECTORS
  */
 export function detectSensitive(text: string): SensitiveFinding[] {
   if (typeof text !== "string" || text.length === 0) return [];
+  checkScanLength(text);
   return settle(findingsOf(text, SENSITIVE_DETECTORS));
 }
 
@@ -77,7 +79,21 @@ export function detectSensitive(text: string): SensitiveFinding[] {
  */
 export function detectSecretsAndIdentifiers(text: string): SensitiveFinding[] {
   if (typeof text !== "string" || text.length === 0) return [];
+  checkScanLength(text);
   return settle(findingsOf(text, SECRET_AND_IDENTIFIER_DETECTORS));
+}
+
+/**
+ * Longest text the detectors read. Memory texts are at most `writePolicy.maxTextChars` (4,000) and
+ * payload messages are cut to 8,000 characters before they are scanned; past about 4 MB of text
+ * without spaces a detector's regular expression overflowed the stack (an untyped RangeError).
+ */
+export const MAX_SCAN_CHARS = 1_000_000;
+
+function checkScanLength(text: string): void {
+  if (text.length > MAX_SCAN_CHARS) {
+    throw invalidInput("text", `is ${text.length} characters; the secret filter reads at most ${MAX_SCAN_CHARS} — split the text (or cut it) and check each part`, { limit: MAX_SCAN_CHARS });
+  }
 }
 
 function findingsOf(text: string, detectors: readonly Detector[]): SensitiveFinding[] {

@@ -61,7 +61,7 @@ export function sensitiveCategoryIn(value: unknown, options: SensitiveCheckOptio
       if (category) return category;
     } else if (v && typeof v === "object" && !seen.has(v)) {
       seen.add(v);
-      if (Array.isArray(v)) stack.push(...v);
+      if (Array.isArray(v)) for (const item of v) stack.push(item);
       else
         for (const [key, item] of Object.entries(v)) {
           const category = sensitiveCategoryOf(key, options);

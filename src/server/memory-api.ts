@@ -13,6 +13,7 @@ import { profileRoutes } from "./routes/profile-routes.js";
 import { ruleRoutes } from "./routes/rule-routes.js";
 import { accountRoutes } from "./routes/account-routes.js";
 import { publicSessionRoutes, sessionRoutes } from "./routes/session-routes.js";
+import { statusRoutes } from "./routes/status-routes.js";
 
 /** Default largest request body: a memory text is at most a few KiB, a profile patch 64 KiB. */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
@@ -142,5 +143,6 @@ export async function memoryApi(app: FastifyInstance, options: MemoryApiOptions)
     ruleRoutes(api, ctx);
     accountRoutes(api, ctx);
     sessionRoutes(api, ctx);
+    statusRoutes(api, ctx);
   });
 }

@@ -7,7 +7,7 @@ import type { TokenEncoding } from "../tokens/count-text.js";
 import { requireThreadOwner } from "../threads/require-thread-owner.js";
 import { sessionDocument } from "./session-document.js";
 import { sessionMemoryId } from "./session-memory-id.js";
-import { WITHDRAWN_TERMS_KEY, dropSentencesWith } from "./withdrawn-statements.js";
+import { dropWithdrawn, isEmptyWithdrawal, mergeWithdrawals, recordWithdrawal, storedWithdrawal, withdrawalOf } from "./withdrawal.js";
 import { SESSION_METADATA_KEY, sessionInfoOf, type SessionInfo } from "./session-metadata.js";
 
 const DAY_MS = 86_400_000;
@@ -34,7 +34,7 @@ export interface IndexSessionInput {
   endedAt?: Date | string;
   /** Secret values seen in the thread's messages, removed wherever they reappear. */
   knownSecrets?: readonly string[];
-  /** Terms whose sentences are left out (withdrawn or superseded statements); merged with those the session memory already records. */
+  /** Terms whose sentences are left out (withdrawn or superseded statements); recorded as fingerprints beside those the session memory already records. */
   withdrawnTerms?: readonly string[];
 }
 
@@ -108,9 +108,9 @@ export async function indexSession(store: MemoryStore, scope: SessionScope, inpu
     if (existing?.supersededBy) return { outcome: "superseded", memoryId, memory: existing, redacted: [] };
     const prev = existing ? sessionInfoOf(existing.metadata) : null;
     // Statements withdrawn since (superseded, forgotten) stay out of every new version of the session.
-    const known = Array.isArray(existing?.metadata[WITHDRAWN_TERMS_KEY]) ? (existing!.metadata[WITHDRAWN_TERMS_KEY] as unknown[]).filter((t): t is string => typeof t === "string") : [];
-    const withdrawn = [...new Set([...known, ...(input.withdrawnTerms ?? [])])];
-    doc = withdrawn.length === 0 ? baseDoc : { ...baseDoc, text: dropSentencesWith(baseDoc.text, withdrawn), context: baseDoc.context === null ? null : dropSentencesWith(baseDoc.context, withdrawn) || null };
+    const fresh = withdrawalOf([], input.withdrawnTerms ?? []);
+    const withdrawn = mergeWithdrawals(storedWithdrawal(existing?.metadata), fresh);
+    doc = isEmptyWithdrawal(withdrawn) ? baseDoc : { ...baseDoc, text: dropWithdrawn(baseDoc.text, withdrawn), context: baseDoc.context === null ? null : dropWithdrawn(baseDoc.context, withdrawn) || null };
     if (!doc.text) return { outcome: "empty", memoryId, memory: existing, redacted: doc.redacted };
     const summaryUpdatedAt = summary.updatedAt ? isoDate(summary.updatedAt, "summary.updatedAt") : null;
     if (prev?.summaryUpdatedAt && summaryUpdatedAt && summaryUpdatedAt < prev.summaryUpdatedAt) {
@@ -146,7 +146,8 @@ export async function indexSession(store: MemoryStore, scope: SessionScope, inpu
       redacted: doc.redacted,
     };
     const expiresAt = ttlDays === null ? null : new Date(Date.parse(lastAt) + ttlDays * DAY_MS);
-    const metadata = { ...(existing?.metadata ?? {}), [SESSION_METADATA_KEY]: info, ...(withdrawn.length > 0 ? { [WITHDRAWN_TERMS_KEY]: withdrawn } : {}) };
+    const base = { ...(existing?.metadata ?? {}), [SESSION_METADATA_KEY]: info };
+    const metadata = isEmptyWithdrawal(withdrawn) ? base : recordWithdrawal(base, fresh);
 
     if (existing) {
       const memory = await store.update(s, memoryId, { kind: "episode", text: doc.text, context: doc.context, expiresAt, metadata });

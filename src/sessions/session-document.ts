@@ -4,6 +4,7 @@ import { ENTITY_KEYS } from "../summarization/entities.js";
 import { filterEntities } from "../summarization/storable-entities.js";
 import { countTextTokens, type TokenEncoding } from "../tokens/count-text.js";
 import { redactSensitive, type RedactOptions } from "./redact-summary.js";
+import { storableText } from "../store/well-formed-text.js";
 
 /**
  * Default tokens of a session's shown text (JSON-quoted, as rendered): three sessions and the
@@ -42,14 +43,15 @@ export interface SessionDocumentOptions extends RedactOptions {
  */
 export function sessionDocument(summary: Pick<SessionSummary, "text" | "entities">, options: SessionDocumentOptions): SessionDocument {
   const maxTokens = options.maxTextTokens ?? DEFAULT_SESSION_TEXT_TOKENS;
+  // A summary quotes the conversation: a NUL or a half character there must not lose the session.
   // Entities pass the filter after joining (a number split into groups is still that number), then line by line.
   // What is dropped leaves a marker in its list, as redaction leaves one in the prose.
   const filtered = filterEntities(summary.entities, { specialCategories: true, allowSpecialCategory: options.allowSpecialCategory, knownSecrets: options.knownSecrets });
   const entities = filtered.entities;
   for (const [key, categories] of Object.entries(filtered.dropped) as Array<[keyof SummaryEntities, string[]]>) entities[key].push(...categories.map((c) => `[redacted ${c}]`));
-  const facts = redactSensitive(entityLines(entities).join("\n"), options);
+  const facts = redactSensitive(storableText(entityLines(entities).join("\n")), options);
   // Tool results quoted by a rolling summary ("x returned: …") are third-party content, not the session's.
-  const prose = redactSensitive(summary.text.replace(/^[\w.-]+ returned: .*$\n?/gm, "").trim(), options);
+  const prose = redactSensitive(storableText(summary.text).replace(/^[\w.-]+ returned: .*$\n?/gm, "").trim(), options);
   const redacted = [...new Set([...prose.categories, ...facts.categories, ...Object.values(filtered.dropped).flat()])];
   const shown = prose.text.trim() || facts.text.trim();
   let text = shown ? fitNewest(shown, options.maxTextChars, maxTokens, options.encoding) : "";

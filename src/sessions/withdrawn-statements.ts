@@ -12,6 +12,7 @@ import type { MemoryStore } from "../store/memory-store.js";
 import type { Memory } from "../store/types.js";
 import { sessionMemoryId } from "./session-memory-id.js";
 import { isSessionMemory } from "./session-metadata.js";
+import { dropWithdrawn, isEmptyWithdrawal, mergeWithdrawals, recordWithdrawal, storedWithdrawal, withdrawalOf } from "./withdrawal.js";
 
 /** Metadata key of the terms withdrawn from a session memory. */
 export const WITHDRAWN_TERMS_KEY = "withdrawnTerms";
@@ -71,8 +72,9 @@ export function staleTerms(previous: string, current: string): string[] {
 /**
  * Drop the sentences carrying `terms` from the user's past sessions — of one thread (a superseded
  * statement lives in the session that said it) or of every thread (a withdrawn one) — and record
- * the terms on each session memory for later re-indexing. Returns how many sessions changed. A
- * session left with no text is deleted.
+ * them (as fingerprints, see `withdrawal.ts`) on each session memory for later re-indexing.
+ * Returns how many sessions changed. A session left with no text is deleted. (Forgetting a whole
+ * statement everywhere is `forgetEverywhere`, src/forgetting/.)
  */
 export async function withdrawFromSessions(
   store: MemoryStore,
@@ -80,7 +82,8 @@ export async function withdrawFromSessions(
   terms: readonly string[],
   where: { threadId: string } | "all",
 ): Promise<number> {
-  if (termsPattern(terms) === null) return 0;
+  const w = withdrawalOf([], terms);
+  if (isEmptyWithdrawal(w)) return 0;
   let sessions: Memory[];
   if (where === "all") {
     sessions = [];
@@ -95,13 +98,12 @@ export async function withdrawFromSessions(
   }
   let changed = 0;
   for (const m of sessions) {
-    const known = Array.isArray(m.metadata[WITHDRAWN_TERMS_KEY]) ? (m.metadata[WITHDRAWN_TERMS_KEY] as unknown[]).filter((t): t is string => typeof t === "string") : [];
-    const all = [...new Set([...known, ...terms])];
-    const text = dropSentencesWith(m.text, all);
-    const context = m.context === null ? null : dropSentencesWith(m.context, all);
+    const all = mergeWithdrawals(storedWithdrawal(m.metadata), w);
+    const text = dropWithdrawn(m.text, all);
+    const context = m.context === null ? null : dropWithdrawn(m.context, all);
     if (text === m.text && context === m.context) continue;
     if (text === "") await store.delete(scope, m.id, { via: "sessions.withdraw" });
-    else await store.update(scope, m.id, { text, context: context || null, metadata: { ...m.metadata, [WITHDRAWN_TERMS_KEY]: all } });
+    else await store.update(scope, m.id, { text, context: context || null, metadata: recordWithdrawal(m.metadata, w) });
     changed++;
   }
   return changed;

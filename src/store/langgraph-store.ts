@@ -1,4 +1,5 @@
 import type { Embeddings } from "@langchain/core/embeddings";
+import { strictJson } from "./strict-json.js";
 import {
   BaseStore,
   InvalidNamespaceError,
@@ -347,16 +348,12 @@ export class LangGraphStore extends BaseStore {
 /**
  * An item value as JSON text: a plain object (a Date, array or class instance would be stored as
  * something else than what was put), that JSON can hold (no BigInt, not nested beyond the
- * engine's stack) and without NUL characters (jsonb cannot hold them).
+ * engine's stack, no NaN or ±Infinity, which would read back as null) and without NUL characters
+ * (jsonb cannot hold them).
  */
 function itemJson(value: unknown): string {
   if (!isPlainObject(value)) throw invalidInput("value", "must be a plain object (or null to delete)");
-  let json: string;
-  try {
-    json = JSON.stringify(value);
-  } catch (err) {
-    throw invalidInput("value", `must be JSON-serialisable (${(err as Error).message})`);
-  }
+  const json = strictJson(value, "value");
   if (json.includes("\\u0000")) throw invalidInput("value", "must not contain NUL characters");
   return json;
 }

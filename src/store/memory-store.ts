@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Embeddings } from "@langchain/core/embeddings";
 import type { Database, Queryable } from "../db/database.js";
 import { RetrievalSchema, WritePolicySchema, type RetrievalConfig, type WritePolicyConfig } from "../config.js";
-import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
+import { ErrorCodes, MemoryError, describeValue, invalidInput } from "../errors.js";
 import { MEMORY_KINDS, type MemoryKind } from "../state/types.js";
 import { LocalHashingEmbeddings } from "../embeddings/hashing-embeddings.js";
 import { embedderIdOf } from "../embeddings/create-embeddings.js";
@@ -16,7 +16,8 @@ import { rankHybrid, type Candidate } from "./hybrid-scoring.js";
 import { checkEmbeddingSetting, ensureEmbeddingSetting, readEmbeddingSetting, type EmbeddingSetting } from "./embedding-settings.js";
 import { warnOnceWithoutPgvector } from "./pgvector-warning.js";
 import { PendingUsage, USAGE_FLUSH_DELAY_MS } from "./pending-usage.js";
-import { checkWellFormed } from "./well-formed-text.js";
+import { checkWellFormed, storableText } from "./well-formed-text.js";
+import { strictJson } from "./strict-json.js";
 import { sensitiveCategoryIn, sensitiveContent } from "../sensitive/sensitive-content.js";
 import { CandidateCache, type CandidateCacheOptions } from "../retrieval/candidate-cache.js";
 import {
@@ -77,7 +78,11 @@ const SYSTEM_CLOCK: StoreClock = { now: () => new Date() };
 /** A search checked and embedded ({@link MemoryStore.prepareSearch}). */
 export interface PreparedSearch {
   scope: ResolvedScope;
-  /** The query text as searched (NUL characters replaced). */
+  /**
+   * The query text as searched: NUL characters replaced, unpaired surrogates made U+FFFD, and cut
+   * to its first `4 × writePolicy.maxTextChars` characters (16,000 by default) and
+   * {@link MAX_QUERY_WORDS} words.
+   */
   query: string;
   /** The query's unit vector. */
   embedding: number[];
@@ -325,14 +330,15 @@ export class MemoryStore {
   checkSearch(scope: MemoryScope, query: string, options: MemorySearchOptions = {}): Omit<PreparedSearch, "embedding" | "embeddingGiven"> {
     const s = resolveScope(scope);
     if (typeof query !== "string") throw invalidInput("query", "must be a string");
-    if (query.length > this.writePolicy.maxTextChars * 4) throw invalidInput("query", `is longer than ${this.writePolicy.maxTextChars * 4} characters`);
     const include = checkInclude(options.include, s);
-    const kinds = options.kinds ? options.kinds.map((k, i) => checkKind(k, `kinds[${i}]`)) : null;
+    const kinds = checkKinds(options.kinds);
     const limit = options.limit ?? this.retrieval.topK;
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalidInput("limit", "must be an integer from 1 to 1000");
     const floor = options.minSimilarity ?? this.retrieval.relevanceFloor;
     const standing = checkStanding(options.standing);
-    return { scope: s, query: query.replace(/\0/g, " "), include, kinds, limit, floor, now: options.now ?? this.clock.now(), standing };
+    // A long message is searched by its beginning (the turn goes on; the message itself is kept).
+    const searched = storableText(boundedQuery(query.replace(/\0/g, " "), this.writePolicy.maxTextChars * 4));
+    return { scope: s, query: searched, include, kinds, limit, floor, now: options.now ?? this.clock.now(), standing };
   }
 
   /**
@@ -418,6 +424,7 @@ export class MemoryStore {
    */
   async markUsed(scope: MemoryScope, ids: readonly string[], options: { include?: MemorySearchOptions["include"]; now?: Date } = {}): Promise<number> {
     const s = resolveScope(scope);
+    checkIdList(ids);
     if (ids.length === 0) return 0;
     ids.forEach(checkId);
     const include = checkInclude(options.include, s);
@@ -450,6 +457,7 @@ export class MemoryStore {
    */
   markUsedLater(scope: MemoryScope, ids: readonly string[], options: { include?: MemorySearchOptions["include"]; now?: Date } = {}): void {
     const s = resolveScope(scope);
+    checkIdList(ids);
     if (ids.length === 0) return;
     ids.forEach(checkId);
     const include = checkInclude(options.include, s);
@@ -470,7 +478,7 @@ export class MemoryStore {
     const offset = options.offset ?? 0;
     if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw invalidInput("limit", "must be an integer from 1 to 10000");
     if (!Number.isInteger(offset) || offset < 0) throw invalidInput("offset", "must be a non-negative integer");
-    const kinds = options.kinds ? options.kinds.map((k, i) => checkKind(k, `kinds[${i}]`)) : null;
+    const kinds = checkKinds(options.kinds);
     await this.usage.settle();
     return this.db.transaction(async (tx) => {
       const params: unknown[] = [];
@@ -507,7 +515,7 @@ export class MemoryStore {
   /** Delete every memory of exactly this scope (optionally only some kinds); returns the count. Audited. */
   async deleteAll(scope: MemoryScope, options: { kinds?: readonly MemoryKind[] } & DeletionContext = {}): Promise<number> {
     const s = resolveScope(scope);
-    const kinds = options.kinds ? options.kinds.map((k, i) => checkKind(k, `kinds[${i}]`)) : null;
+    const kinds = checkKinds(options.kinds);
     return this.db.transaction(async (tx) => {
       const params: unknown[] = [];
       const where = exactScopeSql(s, params);
@@ -578,6 +586,7 @@ export class MemoryStore {
    */
   async nearest(scope: MemoryScope, query: { kind: MemoryKind; text?: string; embedding?: number[]; limit?: number }): Promise<NearestMemory[]> {
     const s = resolveScope(scope);
+    if (!query || typeof query !== "object") throw invalidInput("query", "must be an object { kind, text } or { kind, embedding }");
     const kind = checkKind(query.kind, "kind");
     const limit = query.limit ?? 5;
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalidInput("limit", "must be an integer from 1 to 100");
@@ -725,7 +734,8 @@ export class MemoryStore {
     return value;
   }
 
-  private checkText(text: unknown, field: string): string {
+  /** A memory text as every write checks it (string, not empty, at most `writePolicy.maxTextChars`, no NUL, well-formed); INVALID_INPUT naming `field` otherwise. */
+  checkText(text: unknown, field: string): string {
     if (typeof text !== "string") throw invalidInput(field, "must be a string");
     if (text.trim().length === 0) throw invalidInput(field, "must not be empty");
     if (text.length > this.writePolicy.maxTextChars) {
@@ -852,6 +862,33 @@ async function insertBatch(tx: Queryable, s: ResolvedScope, batch: CheckedMemory
   return rows.map(memoryFromRow);
 }
 
+/**
+ * Words of a query searched at most. The full-text part of a search turns every word into a
+ * tsquery operand, and PGlite's tsquery code recurses once per operand: at about 8,000 words its
+ * WASM stack overflowed, the statement returned no row and the engine answered nothing after.
+ */
+export const MAX_QUERY_WORDS = 1_000;
+
+/**
+ * The first `max` characters and {@link MAX_QUERY_WORDS} words of a query, cut at a space when one
+ * is in the last tenth (never inside a surrogate pair).
+ */
+function boundedQuery(query: string, max: number): string {
+  let cut = Math.min(query.length, max);
+  const words = /\S+/g;
+  for (let n = 0; words.exec(query) && words.lastIndex <= cut; ) {
+    if (++n === MAX_QUERY_WORDS) {
+      cut = words.lastIndex;
+      break;
+    }
+  }
+  if (cut === query.length) return query;
+  const space = query.lastIndexOf(" ", cut);
+  if (space > cut * 0.9) cut = space;
+  else if (/[\uD800-\uDBFF]/.test(query[cut - 1])) cut--;
+  return query.slice(0, cut);
+}
+
 function notFound(id: string): MemoryError {
   return new MemoryError(ErrorCodes.NOT_FOUND, `no memory ${id} in this scope`, { details: { id } });
 }
@@ -861,8 +898,18 @@ function checkId(id: unknown): asserts id is string {
 }
 
 function checkKind(kind: unknown, field: string): MemoryKind {
-  if (!MEMORY_KINDS.includes(kind as MemoryKind)) throw invalidInput(field, `must be one of ${MEMORY_KINDS.join(", ")}, got ${JSON.stringify(kind)}`);
+  if (!MEMORY_KINDS.includes(kind as MemoryKind)) throw invalidInput(field, `must be one of ${MEMORY_KINDS.join(", ")}, got ${describeValue(kind)}`);
   return kind as MemoryKind;
+}
+
+function checkKinds(kinds: unknown): MemoryKind[] | null {
+  if (kinds === undefined || kinds === null) return null;
+  if (!Array.isArray(kinds)) throw invalidInput("kinds", `must be an array of kinds (${MEMORY_KINDS.join(", ")})`);
+  return kinds.map((k, i) => checkKind(k, `kinds[${i}]`));
+}
+
+function checkIdList(ids: unknown): asserts ids is readonly string[] {
+  if (!Array.isArray(ids)) throw invalidInput("ids", "must be an array of memory ids (uuids)");
 }
 
 function checkOrigin(v: unknown, field: string): MemoryOrigin {
@@ -893,12 +940,8 @@ function checkMetadata(v: unknown, field: string): string {
   // which no longer reads back as an object.
   const proto = v && typeof v === "object" ? Object.getPrototypeOf(v) : undefined;
   if (!v || typeof v !== "object" || Array.isArray(v) || (proto !== Object.prototype && proto !== null)) throw invalidInput(field, "must be a plain object");
-  let json: string;
-  try {
-    json = JSON.stringify(v);
-  } catch (err) {
-    throw invalidInput(field, `must be JSON-serialisable (${(err as Error).message})`);
-  }
+  // NaN and ±Infinity would be stored as null: refused, as the profile refuses them.
+  const json = strictJson(v, field);
   // Postgres jsonb cannot hold U+0000.
   if (json.includes("\\u0000")) throw invalidInput(field, "must not contain NUL characters");
   if (json.length > 65_536) throw invalidInput(field, "is larger than 64 KiB of JSON");
@@ -914,7 +957,7 @@ function checkInclude(include: MemorySearchOptions["include"], s: ResolvedScope)
       if (s.level === "global") throw invalidInput("include", "a global scope cannot include a tenant");
       out.tenant = true;
     } else if (v === "global") out.global = true;
-    else throw invalidInput("include", `unknown value ${JSON.stringify(v)}; use "tenant" or "global"`);
+    else throw invalidInput("include", `unknown value ${describeValue(v)}; use "tenant" or "global"`);
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import { ErrorCodes, MemoryError } from "../errors.js";
+import { ErrorCodes, MemoryError, describeValue } from "../errors.js";
 import type { DbScope } from "../db/database.js";
 import type { MemoryScopeLevel } from "../state/types.js";
 import { checkIdText } from "./well-formed-text.js";
@@ -40,7 +40,7 @@ export function resolveScope(scope: unknown): ResolvedScope {
     return { level: "global", tenantId: null, userId: null };
   }
   if (level !== "user" && level !== "tenant") {
-    throw new MemoryError(ErrorCodes.INVALID_INPUT, `scope.level: must be "user", "tenant" or "global", got ${JSON.stringify(level)}`);
+    throw new MemoryError(ErrorCodes.INVALID_INPUT, `scope.level: must be "user", "tenant" or "global", got ${describeValue(level)}`);
   }
   const tenantId = requireId(s.tenantId, "tenantId");
   if (level === "tenant") {

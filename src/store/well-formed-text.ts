@@ -8,6 +8,22 @@ import { invalidInput } from "../errors.js";
  */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, "g");
+
+/**
+ * `text` as Postgres can store it, for text that comes from a conversation (a message is kept,
+ * not refused): NUL characters removed (text and jsonb cannot hold U+0000) and unpaired surrogates
+ * replaced by U+FFFD (what `String.prototype.toWellFormed` does; UTF-8 cannot hold them). Returns
+ * `text` itself when there is nothing to change.
+ *
+ * @example
+ * storableText("I live in Porto.\u0000 Half \uD800 an emoji") // "I live in Porto. Half \uFFFD an emoji"
+ */
+export function storableText(text: string): string {
+  const noNul = text.includes("\0") ? text.replace(/\0/g, "") : text;
+  return LONE_SURROGATE.test(noNul) ? noNul.replace(LONE_SURROGATES, "\uFFFD") : noNul;
+}
+
 /** True when `text` is well-formed UTF-16 (every surrogate has its partner); what `String.prototype.isWellFormed` answers. */
 export function isWellFormedText(text: string): boolean {
   return !LONE_SURROGATE.test(text);

@@ -1,5 +1,6 @@
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
+import { countInPieces } from "./token-count-pieces.js";
 
 /** Tokenizer encodings we count with (offline, bundled in `gpt-tokenizer`). */
 export type TokenEncoding = "o200k_base" | "cl100k_base";
@@ -17,13 +18,23 @@ export function encodingForModel(model?: string): TokenEncoding {
 }
 
 /**
- * Count the tokens of a string, offline. (Never `@langchain/core`'s counter: it downloads
- * tables and hangs for ~100 s without a network.)
+ * The encoders {@link countTextTokens} hands its pieces to (`gpt-tokenizer`'s `countTokens`).
+ * Replaceable so a test can count the work they are given.
+ */
+export const TOKEN_ENCODERS: Record<TokenEncoding, (text: string) => number> = { o200k_base: countO200k, cl100k_base: countCl100k };
+
+/**
+ * Count the tokens of a string, offline, in work linear in its length and bounded past
+ * `MAX_EXACT_CHARS` (256 Ki characters): exact for text with spaces, within a few per cent on long
+ * runs without (CJK, base64), and estimated from evenly spaced samples beyond that length — such a
+ * text is far over any budget anyway (see `token-count-pieces.ts`). Never `@langchain/core`'s
+ * counter: it downloads tables and hangs for ~100 s without a network.
  *
  * @example
  * countTextTokens("Prefers metric units.") // → 5
  */
 export function countTextTokens(text: string, encoding: TokenEncoding = "o200k_base"): number {
   if (!text) return 0;
-  return encoding === "cl100k_base" ? countCl100k(text) : countO200k(text);
+  // Piece by piece: the encoder is quadratic in a run without spaces (see token-count-pieces.ts).
+  return countInPieces(text, TOKEN_ENCODERS[encoding === "cl100k_base" ? "cl100k_base" : "o200k_base"]);
 }

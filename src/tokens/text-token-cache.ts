@@ -3,6 +3,8 @@ import { countTextTokens, type TokenEncoding } from "./count-text.js";
 
 /** Strings shorter than this are tokenized directly: a Map lookup would not be cheaper. */
 const MIN_CACHED_LENGTH = 16;
+/** Longer strings are counted each time: the cache is bounded by entries, and keys are held whole. */
+const MAX_CACHED_LENGTH = 16_384;
 /** Bound on cached strings per encoding; the oldest entries are evicted first. */
 const MAX_ENTRIES = 20_000;
 
@@ -22,7 +24,7 @@ const caches: Record<TokenEncoding, BoundedCache<string, number>> = {
  * countTextTokensCached("Prefers metric units.") // → 5 (tokenized once, then looked up)
  */
 export function countTextTokensCached(text: string, encoding: TokenEncoding = "o200k_base"): number {
-  if (text.length < MIN_CACHED_LENGTH) return countTextTokens(text, encoding);
+  if (text.length < MIN_CACHED_LENGTH || text.length > MAX_CACHED_LENGTH) return countTextTokens(text, encoding);
   return caches[encoding].getOrCompute(text, (t) => countTextTokens(t, encoding));
 }
 

@@ -1,4 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { forgetEverywhere } from "../forgetting/forget-everywhere.js";
+import { withdrawalForMemories } from "../forgetting/memory-withdrawal.js";
+import { isSessionMemory } from "../sessions/session-metadata.js";
+import { withdrawalOf } from "../sessions/withdrawal.js";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { ErrorCodes, isMemoryError } from "../errors.js";
@@ -144,16 +148,21 @@ async function update(args: ManageMemoryInput, id: string, content: string, ctx:
   const marked = redactedCategory(content);
   if (marked) return { status: "refused", reason: "sensitive", category: marked };
   try {
-    const { current } = await withUserWriteLock(store.db, ctx.scope, () =>
-      store.supersede(ctx.scope, id, {
+    const { current } = await withUserWriteLock(store.db, ctx.scope, async () => {
+      const replaced = await store.supersede(ctx.scope, id, {
         kind: candidate.kind,
         text: content,
         confidence: Math.max(candidate.confidence, old.confidence),
         source: { threadId: ctx.threadId, messageId: candidate.sourceMessageId, runId: ctx.runId, origin: "extracted" },
         expiresAt: candidate.kind === "episode" ? new Date(run.now.getTime() + run.policy.episodeTtlDays * 86_400_000) : null,
         metadata: { ...(subject ? { subject } : {}), writer: "tool", extractor: "tool", updatedFrom: id, seenCount: 1 },
-      }),
-    );
+      });
+      // The old wording stops being quoted wherever it was (sessions, summaries, profile history).
+      if (!isSessionMemory(old)) {
+        await forgetEverywhere({ db: store.db, store }, ctx.scope, withdrawalOf([{ id, text: old.text, replacedBy: content }]), { via: "tool.update", jobs: { queuedBefore: new Date() } });
+      }
+      return replaced;
+    });
     return { status: "updated", id: current.id, previous_id: id };
   } catch (err) {
     if (isMemoryError(err, ErrorCodes.NOT_FOUND)) return { status: "not_found", id };
@@ -165,7 +174,14 @@ async function deleteById(id: string, ctx: ToolCallContext, options: ManageMemor
   const { store, targets } = options;
   if (!(await store.get(ctx.scope, id))) return { status: "not_found", id };
   const source = { kind: "tool" as const, threadId: ctx.threadId, messageId: ctx.toolCallId, runId: ctx.runId };
-  const deleted = targets?.controls ? await targets.controls.deleteMemories(ctx.scope, [id], source) : (await store.delete(ctx.scope, id)) ? 1 : 0;
+  let deleted: number;
+  if (targets?.controls) deleted = await targets.controls.deleteMemories(ctx.scope, [id], source);
+  else {
+    // Without the controls: the fact leaves what quotes it all the same, then the row goes.
+    const w = await store.db.transaction((tx) => withdrawalForMemories(tx, ctx.scope, [id]), { scope: ctx.scope });
+    await forgetEverywhere({ db: store.db, store }, ctx.scope, w, { via: "tool.delete" });
+    deleted = (await store.delete(ctx.scope, id, { via: "tool.delete" })) ? 1 : 0;
+  }
   return deleted > 0 ? { status: "deleted", id } : { status: "not_found", id };
 }
 

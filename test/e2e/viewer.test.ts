@@ -18,6 +18,7 @@ import type { Database } from "../../src/db/database.js";
 import { MemoryStore } from "../../src/store/memory-store.js";
 import { ProfileStore } from "../../src/profile/profile-store.js";
 import { RuleStore } from "../../src/procedural/rule-store.js";
+import { JobQueue, ManualClock } from "../../src/jobs/index.js";
 
 // Browser globals used inside page.evaluate callbacks, which run in Chromium: this project
 // compiles without the DOM lib, so they are declared here, for this module only.
@@ -142,6 +143,8 @@ describe("memory viewer in Chromium", () => {
       const rules = new RuleStore(db);
       ids.rule = (await rules.propose(alice, { text: "Answer with diffs, not full files.", source: "feedback", origin: { kind: "extraction", threadId: "t2" } })).id;
       await db.query("INSERT INTO threads (thread_id, tenant_id, user_id) VALUES ('t2', 'acme', 'alice'), ('tb', 'acme', 'bob')");
+      // A turn of alice's queued an hour ago, and no worker: the status line says so.
+      await new JobQueue(db, { clock: new ManualClock(new Date(Date.now() - 3_600_000)), notify: false }).enqueue({ queue: "memory-extraction", scope: alice, groupKey: "t5", idempotencyKey: "t5:m1", payload: { v: 1 } });
       parisEmbeddingBefore = (await db.query<{ e: string }>("SELECT embedding::text AS e FROM memories WHERE id = $1", [ids.paris])).rows[0].e;
     });
     context = await chromium.launchPersistentContext(join(dir, "chromium-profile"), {
@@ -190,6 +193,10 @@ describe("memory viewer in Chromium", () => {
     expect(await paris.locator("details summary").textContent()).toBe("1 earlier version");
     expect(await page.getByText("Lives in Berlin.").count()).toBe(0);
     expect(await page.locator("#profile-view").textContent()).toContain("Europe/Paris");
+    // The status line: alice's turn waits, and no worker ever ran on this database.
+    expect(await page.locator("#memory-status").textContent()).toBe(
+      "1 conversation turn is waiting to be remembered (the oldest for 60 min). No memory worker is running, so nothing new is being remembered — tell whoever runs this app. No memory worker has run yet.",
+    );
     await page.screenshot({ path: join(ARTIFACTS, "viewer-list.png"), fullPage: true });
 
     // Accessibility basics: every control has a label or a name, text meets AA contrast, and the

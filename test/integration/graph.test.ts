@@ -98,8 +98,8 @@ describe.each(testEngines())("withMemory on %s", (engine) => {
     await graph.invoke(say("I moved to Lisbon last month."), config("d"));
     expect(await memory.profiles.getDocument(user)).toEqual({ location: "Lisbon" });
     expect((await memory.profiles.history(user)).map((h) => [h.field, h.oldValue, h.newValue])).toEqual([
-      ["location", "Berlin", "Lisbon"],
-      ["location", undefined, "Berlin"],
+      // The superseded value is withdrawn from the history too (docs/controls.md, "Forgetting").
+      ["location", { withdrawn: true }, "Lisbon"],
     ]);
     expect(await memory.jobs.list(user)).toEqual([]);
   });

@@ -12,6 +12,7 @@ import { MemoryControls } from "../../src/controls/memory-controls.js";
 import { RetentionSweep } from "../../src/retention/retention-sweep.js";
 import { ManualClock } from "../../src/jobs/clock.js";
 import { createMemoryServer, memoryApi, ViewerSessions, type MemoryServer } from "../../src/server/index.js";
+import { JobQueue, JobWorker } from "../../src/jobs/index.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";
 
 const ALICE_TOKEN = "alice-token-0123456789abcdef";
@@ -452,8 +453,9 @@ describe.each(testEngines())("HTTP API on %s", (engine) => {
 
       const history = await call("GET", "/api/profile/history?field=timezone", { headers: A });
       expect(history.json.changes.map((c: { oldValue: unknown; newValue: unknown; source: { kind: string } }) => [c.oldValue, c.newValue, c.source.kind])).toEqual([
-        ["Europe/Paris", "Europe/Berlin", "user_edit"],
-        [undefined, "Europe/Paris", "extraction"],
+        // The replaced value is withdrawn from the history (docs/controls.md, "Forgetting"): the
+        // entry that set it is gone, the change keeps who made it.
+        [{ withdrawn: true }, "Europe/Berlin", "user_edit"],
       ]);
     });
 
@@ -585,6 +587,25 @@ describe.each(testEngines())("HTTP API on %s", (engine) => {
       expect(after.json.lastRun).toEqual({ startedAt: "2026-03-01T12:00:00.000Z", finishedAt: "2026-03-01T12:00:00.000Z", status: "done" });
       expect(after.json.nextDueAt).toBe("2026-03-02T12:00:00.000Z");
       expect(after.body).not.toMatch(/expired|batches|purged/);
+    });
+  });
+
+  describe("status line", () => {
+    it("GET /api/status: the user's own queued turns and whether a worker polls — nothing of other users, no worker ids", async () => {
+      const jobs = new JobQueue(db, { notify: false });
+      await jobs.enqueue({ queue: "memory-extraction", scope: alice, groupKey: "t1", idempotencyKey: "t1:m1", payload: { v: 1 } });
+      await jobs.submit({ queue: "memory-extraction", scope: alice, groupKey: "t2", idempotencyKey: "t2:m1", payload: { v: 1 } });
+      await jobs.enqueue({ queue: "memory-extraction", scope: bob, groupKey: "tb", idempotencyKey: "tb:m1", payload: { v: 1 } });
+      const a = await call("GET", "/api/status", { headers: A });
+      expect(a.status).toBe(200);
+      expect(a.json).toEqual({ queue: { waiting: 2, oldestAgeMs: expect.any(Number) }, worker: { live: false, lastHeartbeatAgeMs: null } });
+      await new JobWorker(db, { handlers: { other: async () => undefined }, workerId: "host:1:secret-worker-id", listen: false }).drain();
+      const b = await call("GET", "/api/status", { headers: B });
+      expect(b.json).toEqual({ queue: { waiting: 1, oldestAgeMs: expect.any(Number) }, worker: { live: true, lastHeartbeatAgeMs: expect.any(Number) } });
+      expect(b.body).not.toContain("secret-worker-id");
+      expect((await call("GET", "/api/status")).status).toBe(401);
+      expect((await call("GET", "/api/status?x=1", { headers: A })).status).toBe(400);
+      await db.query("DELETE FROM memory_workers");
     });
   });
 

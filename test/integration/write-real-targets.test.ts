@@ -70,8 +70,9 @@ describe.each(testEngines())("the write path with the real profile, rule and set
     // Who wrote each field, with the message it came from (newest first).
     const history = await profiles.history(user);
     expect(history.filter((h) => h.field === "location").map((h) => [h.oldValue, h.newValue, h.source.messageId])).toEqual([
-      ["Leeds", "Lisbon", "p3"],
-      [undefined, "Leeds", "p2"],
+      // The superseded value is withdrawn from the history (docs/controls.md, "Forgetting"): the
+      // entry that set it is gone, the change keeps its source.
+      [{ withdrawn: true }, "Lisbon", "p3"],
     ]);
     // "no longer" removes the field only when it holds that value; the statement itself stays a memory.
     expect(await say("p4", "I don't work at Zalando anymore")).toMatchObject({ profileFieldsChanged: 0 });

@@ -4,6 +4,8 @@
  * Postgres. Random unicode, huge strings, NUL bytes, SQL and LIKE metacharacters, namespace labels
  * with separators, deep JSON, NaN/Infinity vectors, wrong dimensions, forged ids and tokens.
  *
+ * The schedule node (where a turn's messages enter the job queue) takes any hostile text.
+ *
  * Every call either succeeds and reads back exactly what was written, or fails with a typed
  * `MemoryError`; and the rows of the other tenants (checksummed in SQL) never change. The hostile
  * caller acts for its own tenants and users only (scope ids are themselves hostile strings).
@@ -15,6 +17,9 @@ import { isMemoryError } from "../../src/errors.js";
 import { LocalHashingEmbeddings } from "../../src/embeddings/hashing-embeddings.js";
 import { MemoryControls } from "../../src/controls/memory-controls.js";
 import { JobQueue } from "../../src/jobs/job-queue.js";
+import { AIMessage, HumanMessage } from "@langchain/core/messages";
+import { createScheduleExtractionNode } from "../../src/extraction/node/schedule-extraction-node.js";
+import { isWellFormedText } from "../../src/store/well-formed-text.js";
 import { MEMORY_KINDS } from "../../src/state/types.js";
 import { LangGraphStore } from "../../src/store/langgraph-store.js";
 import { MemoryStore } from "../../src/store/memory-store.js";
@@ -376,6 +381,28 @@ describe.each(testEngines())("hostile input on %s", (engine) => {
     );
   }, 300_000);
 
+  it("the schedule node queues any hostile message text (NUL, half surrogates, huge, SQL) and the job reads back, never losing the turn", async () => {
+    const node = createScheduleExtractionNode({ store, queue: new JobQueue(db, { notify: false }), debounceMs: 0 });
+    let turn = 0;
+    await fc.assert(
+      // Hostile text, and text with a NUL or half a surrogate pair inside (not in hostileText, which is well-formed).
+      fc.asyncProperty(fc.oneof(hostileText, fc.tuple(hostileText, fc.constantFrom("\uD800", "\uDFFF", "\u0000"), hostileText).map(([a, b, c]) => a + b + c)), hostileText, async (text, id) => {
+        const thread = `hostile-thread-${++turn}`;
+        const scope = { tenantId: "known-co", userId: "turns" };
+        const messages = [new HumanMessage({ id: `h-${turn}-${id.slice(0, 40)}`, content: text }), new AIMessage({ id: `a-${turn}`, content: "Noted." })];
+        const r = await attempt("schedule_extraction(hostile message)", () => node({ messages }, { configurable: { thread_id: thread, tenant_id: scope.tenantId, user_id: scope.userId } }));
+        // A turn with any text is queued (the update names its last message).
+        expect(r.ok).toBe(true);
+        await new JobQueue(db, { notify: false }).foldInbox();
+        const jobs = (await new JobQueue(db, { notify: false }).list(scope, { groupKey: thread })).map((j) => j.payload as { messages: Array<{ text: string }> });
+        expect(jobs).toHaveLength(1);
+        expect(isWellFormedText(jobs[0].messages.map((m) => m.text).join(""))).toBe(true);
+        await othersUnchanged();
+      }),
+      { numRuns: RUNS },
+    );
+  }, 300_000);
+
   // Inputs that once escaped as untyped errors or silent changes (fixed with these tests; kept as
   // fixed cases beside the properties, which also generate them).
   it("BaseStore door: an undefined, function or Date value, a BigInt in a filter, nesting 20,000 levels deep fail with INVALID_INPUT, and nothing is stored", async () => {
@@ -433,6 +460,77 @@ describe.each(testEngines())("hostile input on %s", (engine) => {
       results: ["INVALID_INPUT", "INVALID_INPUT", "INVALID_INPUT", "INVALID_INPUT", "ok"],
       doc: { name: "Ada", timezone: "Europe/Paris" },
     });
+  });
+
+  it("wrong types, a BigInt kind, a 10 MB profile patch, a 10 MB text for the secret filter: typed INVALID_INPUT saying what to fix, and nothing stored", async () => {
+    const scope = { tenantId: "known-co", userId: "types" };
+    const kept = await store.add(scope, { kind: "fact", text: "User keeps bees." });
+    await controls.updateProfile(scope, { name: "Ada" });
+    const results: Record<string, string> = {};
+    const messages: Record<string, string> = {};
+    const code = async (label: string, fn: () => unknown) => {
+      try {
+        await fn();
+        results[label] = "ok";
+      } catch (err) {
+        results[label] = isMemoryError(err) ? err.code : `untyped ${(err as Error).constructor.name}`;
+        messages[label] = String((err as Error).message);
+      }
+    };
+    await code("markUsed(a string)", () => store.markUsed(scope, kept.id as never));
+    await code("markUsed(null)", () => store.markUsed(scope, null as never));
+    await code("nearest(null)", () => store.nearest(scope, null as never));
+    await code("add(kind 10n)", () => store.add(scope, { kind: 10n as never, text: "bigint kind" }));
+    await code("list(kinds [10n])", () => store.list(scope, { kinds: [10n as never] }));
+    await code("search(kinds [10n])", () => store.search(scope, "bees", { kinds: [10n as never] }));
+    await code("updateProfile(10 MB notes)", () => controls.updateProfile(scope, { notes: "a".repeat(10_000_000) }));
+    await code("editMemory(10 MB text)", () => controls.editMemory(scope, kept.id, { text: "1".repeat(10_000_000) }));
+    const { detectSensitive } = await import("../../src/extraction/sensitive/detect-sensitive.js");
+    await code("detectSensitive(10 MB)", () => detectSensitive("a".repeat(10_000_000)));
+    await code("profile patch with a million-element array", () => controls.updateProfile(scope, { notes: new Array(1_000_000).fill("x") as never }));
+    expect(results).toEqual({
+      "markUsed(a string)": "INVALID_INPUT",
+      "markUsed(null)": "INVALID_INPUT",
+      "nearest(null)": "INVALID_INPUT",
+      "add(kind 10n)": "INVALID_INPUT",
+      "list(kinds [10n])": "INVALID_INPUT",
+      "search(kinds [10n])": "INVALID_INPUT",
+      "updateProfile(10 MB notes)": "INVALID_INPUT",
+      "editMemory(10 MB text)": "INVALID_INPUT",
+      "detectSensitive(10 MB)": "INVALID_INPUT",
+      "profile patch with a million-element array": "INVALID_INPUT",
+    });
+    // Each message names the field and what to do (an id list, a query object, a kind, a size).
+    expect(messages["markUsed(a string)"]).toMatch(/^ids: .*array/);
+    expect(messages["nearest(null)"]).toMatch(/^query: /);
+    expect(messages["add(kind 10n)"]).toMatch(/kind: must be one of .* got 10n/);
+    expect(messages["updateProfile(10 MB notes)"]).toMatch(/^patch: .*64 KiB/);
+    expect(messages["detectSensitive(10 MB)"]).toMatch(/characters.*split/);
+    expect((await store.list(scope)).map((m) => m.text)).toEqual(["User keeps bees."]);
+    expect(await controls.profiles.getDocument(scope)).toEqual({ name: "Ada" });
+  });
+
+  it("NaN and ±Infinity in a memory's metadata (add and update), a BaseStore item or a rule's metadata are INVALID_INPUT (they used to be stored as null)", async () => {
+    const scope = { tenantId: "known-co", userId: "nan-metadata" };
+    const m = await store.add(scope, { kind: "fact", text: "User keeps bees.", metadata: { score: 1 } });
+    const results: string[] = [];
+    for (const metadata of [{ score: NaN }, { nested: { score: Infinity } }, { list: [-Infinity] }]) {
+      results.push((await attempt("store.add(NaN metadata)", () => store.add(scope, { kind: "fact", text: "planted", metadata }))).ok ? "stored" : "refused");
+      results.push((await attempt("store.update(NaN metadata)", () => store.update(scope, m.id, { metadata }))).ok ? "stored" : "refused");
+    }
+    expect(results).toEqual(new Array(6).fill("refused"));
+    expect((await store.list(scope)).map((x) => [x.text, x.metadata])).toEqual([["User keeps bees.", { score: 1 }]]);
+    // The other JSON doors too: a BaseStore item and a rule's metadata.
+    const items = new LangGraphStore(db, { tenantId: "known-co", index: { dims: DIMS, embeddings } });
+    try {
+      expect(await attempt("lgstore.put(NaN)", () => items.put(["nan"], "k", { score: NaN }))).toEqual({ ok: false, code: "INVALID_INPUT" });
+      expect(await items.get(["nan"], "k")).toBeNull();
+    } finally {
+      items.stop();
+    }
+    expect(await attempt("rules.add(NaN metadata)", () => controls.rules.add(scope, { text: "Answer briefly.", metadata: { weight: Infinity } }))).toEqual({ ok: false, code: "INVALID_INPUT" });
+    expect(await attempt("rules.add(BigInt metadata)", () => controls.rules.add(scope, { text: "Answer briefly.", metadata: { weight: 1n } as never }))).toEqual({ ok: false, code: "INVALID_INPUT" });
+    expect(await controls.rules.list(scope)).toEqual([]);
   });
 
   // Known problem (upstream, docs/security.md): `it.failing` passes while the problem exists and

@@ -19,7 +19,14 @@ export interface ExtractionJobHandlerOptions extends Omit<ProcessExtractionOptio
 export function createExtractionJobHandler(options: ExtractionJobHandlerOptions): JobHandler<ExtractionJobPayload> {
   const { onReport, ...rest } = options;
   return async (job, ctx) => {
-    const report = await processExtractionPayload(job.payload, { ...rest, scope: job.scope, jobId: job.id, config: { ...rest.config, signal: ctx.signal } });
+    const report = await processExtractionPayload(job.payload, {
+      ...rest,
+      scope: job.scope,
+      jobId: job.id,
+      config: { ...rest.config, signal: ctx.signal },
+      // Still this job's? A forget since the claim took the lease (it runs again, rewritten).
+      beforeWrite: () => ctx.queue.checkLease(job),
+    });
     onReport?.(report, { id: job.id, attempts: job.attempts });
   };
 }

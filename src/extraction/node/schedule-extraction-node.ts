@@ -7,6 +7,7 @@ import type { MemoryStore } from "../../store/memory-store.js";
 import { EXTRACTION_QUEUE, type ExtractionJobPayload } from "./extraction-payload.js";
 import { createMemoryExtractionNode, type ExtractionNodeState, type ExtractionNodeUpdate, type MemoryExtractionNodeOptions } from "./memory-extraction-node.js";
 import { runIdFromConfig, threadIdFromConfig } from "./run-config.js";
+import { storableText } from "../../store/well-formed-text.js";
 import { contextBefore, messageIdOf, newMessagesStart, serializeMessage } from "./serialize-messages.js";
 
 export interface ScheduleExtractionNodeOptions extends Partial<MemoryExtractionNodeOptions> {
@@ -114,7 +115,7 @@ export function createScheduleExtractionNode(options: ScheduleExtractionNodeOpti
         queue: queueName,
         scope,
         groupKey: threadId,
-        idempotencyKey: `${threadId}:${lastId}`,
+        idempotencyKey: `${threadId}:${storableText(lastId)}`,
         payload,
         debounceMs,
         maxWaitMs: options.maxWaitMs,

@@ -1,6 +1,7 @@
 /**
  * Graph messages as plain JSON for a job payload, and back. Only what extraction can use travels:
- * the role, the id, the text (secrets redacted, long texts cut) and the trust flag. Tool results,
+ * the role, the id, the text (secrets redacted, long texts cut, NUL characters and unpaired
+ * surrogates made storable — see `storableText`) and the trust flag. Tool results,
  * AI and system messages are kept short and come back as their own roles, so the extractors treat
  * them as untrusted context and never as sources.
  */
@@ -9,6 +10,7 @@ import { createHash } from "node:crypto";
 import { invalidInput } from "../../errors.js";
 import { UNTRUSTED_CONTENT_FLAG, isUserAuthored, messageText } from "../sources.js";
 import { redactSecrets } from "../write/redaction.js";
+import { storableText } from "../../store/well-formed-text.js";
 
 export type SerializedRole = "human" | "ai" | "tool" | "system";
 
@@ -61,7 +63,7 @@ export function serializeMessage(message: BaseMessage, options: SerializeOptions
   if (options.redact ?? true) text = redactSecrets(text);
   if (truncated) text = text.slice(0, limit);
   return {
-    id: messageIdOf(message),
+    id: storableText(messageIdOf(message)),
     role,
     text,
     ...(options.context ? { context: true as const } : {}),

@@ -12,7 +12,9 @@ import { findSlotMemories, linkSuperseded } from "./memory-lookups.js";
 import { profileFieldFor, type ProfileFieldMapping } from "./profile-fields.js";
 import { containsAll, coreTerms, isNegated, normaliseStatement, sameTerms } from "./statement-match.js";
 import { changeSourceOf, originOf, runIdOf, type WriteRun } from "./write-run.js";
-import { staleTerms, withdrawFromSessions } from "../../sessions/withdrawn-statements.js";
+import { isEmptyWithdrawal, mergeWithdrawals, withdrawalOf } from "../../sessions/withdrawal.js";
+import { isSessionMemory } from "../../sessions/session-metadata.js";
+import { forgetEverywhere, profileChangeWithdrawal } from "../../forgetting/forget-everywhere.js";
 
 const DAY_MS = 86_400_000;
 
@@ -59,6 +61,7 @@ async function writeProfileField(run: WriteRun, c: MemoryCandidate): Promise<boo
     await removeDeniedField(run, c, mapping);
     return false;
   }
+  const before = profile.getDocument ? (await profile.getDocument(scope))?.[mapping.field] : undefined;
   try {
     await profile.applyPatch(scope, { [mapping.field]: value }, changeSourceOf(run, c));
   } catch (err) {
@@ -73,7 +76,7 @@ async function writeProfileField(run: WriteRun, c: MemoryCandidate): Promise<boo
     await run.store.update(scope, m.id, { expiresAt: run.now, metadata: { ...m.metadata, retiredBy: `profile.${mapping.field}` } });
   }
   if (stale.length > 0) run.report.superseded++;
-  await withdrawStale(run, stale, c.text);
+  await withdrawStale(run, stale, c.text, [{ field: mapping.field, from: before, to: value }]);
   return true;
 }
 
@@ -91,6 +94,7 @@ async function removeDeniedField(run: WriteRun, c: MemoryCandidate, mapping: Pro
   if (typeof current !== "string" || current.trim().toLowerCase() !== deniedValue.trim().toLowerCase()) return;
   await profile.applyPatch(scope, { [mapping.field]: null }, changeSourceOf(run, c));
   run.report.profileFieldsChanged++;
+  await withdrawStale(run, [], c.text, [{ field: mapping.field, from: current }]);
 }
 
 async function writeMemory(run: WriteRun, c: MemoryCandidate, extra: Record<string, unknown> = {}): Promise<void> {
@@ -174,12 +178,27 @@ async function supersede(run: WriteRun, c: MemoryCandidate, id: string, vector: 
   await withdrawStale(run, replaced, c.text);
 }
 
-/** The sessions that stated a replaced value stop quoting it ("I live in Prenzlauer Berg" after the move). */
-async function withdrawStale(run: WriteRun, replaced: readonly Memory[], current: string): Promise<void> {
-  for (const m of replaced) {
-    if (!m.source.threadId) continue;
-    await withdrawFromSessions(run.store, run.attribution.scope, staleTerms(m.text, current), { threadId: m.source.threadId });
-  }
+/**
+ * What the replaced memories said and the new one does not stops being quoted (past sessions, the
+ * rolling summaries and memory channels of the user's threads, the profile history): "I live in
+ * Prenzlauer Berg" after the move. Sentences that state the new value stay ("moved from Prenzlauer
+ * Berg to Lisbon"), and turns queued before this pass's own lose it too.
+ */
+async function withdrawStale(run: WriteRun, replaced: readonly Memory[], current: string, profileChanges: ReadonlyArray<{ field: string; from: unknown; to?: unknown }> = []): Promise<void> {
+  const fromMemories = withdrawalOf(replaced.filter((m) => !isSessionMemory(m)).map((m) => ({ id: m.id, text: m.text, replacedBy: current })));
+  const { withdrawal: fromProfile, profileValues } = profileChangeWithdrawal(profileChanges);
+  const w = mergeWithdrawals(fromMemories, fromProfile);
+  if (isEmptyWithdrawal(w) && profileValues.length === 0) return;
+  // Queued work older than this pass's own turns would bring the old value back; newer work may be a
+  // correction of the correction, left to the write policy.
+  const jobId = run.attribution.jobId ?? null;
+  const queuedBefore = jobId === null ? run.now : ((await run.db.query<{ at: Date | string }>("SELECT created_at AS at FROM memory_jobs WHERE id = $1", [jobId])).rows[0]?.at ?? run.now);
+  await forgetEverywhere({ db: run.db, store: run.store }, run.attribution.scope, w, {
+    via: `${run.attribution.writer}.supersede`,
+    jobs: { queuedBefore: new Date(queuedBefore) },
+    exceptJobId: jobId,
+    profileValues,
+  });
 }
 
 function newMemory(run: WriteRun, c: MemoryCandidate, id: string, vector: number[], extra: Record<string, unknown> = {}): NewMemory {

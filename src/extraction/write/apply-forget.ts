@@ -11,7 +11,10 @@ import { findMemoriesWithWords, findSlotMemories } from "./memory-lookups.js";
 import { profileFieldFor } from "./profile-fields.js";
 import { isSlotWideRequest, matchesForgetRequest } from "./statement-match.js";
 import { changeSourceOf, type WriteRun } from "./write-run.js";
-import { staleTerms, withdrawFromSessions } from "../../sessions/withdrawn-statements.js";
+import { staleTerms } from "../../sessions/withdrawn-statements.js";
+import { withdrawalOf } from "../../sessions/withdrawal.js";
+import { forgetEverywhere, profileChangeWithdrawal } from "../../forgetting/forget-everywhere.js";
+import { withdrawalForMemories } from "../../forgetting/memory-withdrawal.js";
 
 export async function applyForget(run: WriteRun, c: MemoryCandidate): Promise<void> {
   const { report, targets, db } = run;
@@ -24,11 +27,14 @@ export async function applyForget(run: WriteRun, c: MemoryCandidate): Promise<vo
   }
 
   let profileChanged = false;
+  const forgottenFields: Array<{ field: string; from: unknown }> = [];
   const ids = new Set<string>();
   if (c.subject) {
     const mapping = targets.profile ? profileFieldFor(c.subject, targets.profile.fields, run.mappings) : undefined;
     if (mapping && targets.profile) {
+      const before = targets.profile.getDocument ? (await targets.profile.getDocument(scope))?.[mapping.field] : undefined;
       await targets.profile.applyPatch(scope, { [mapping.field]: null }, source);
+      forgottenFields.push({ field: mapping.field, from: before });
       report.profileFieldsChanged++;
       profileChanged = true;
     }
@@ -43,17 +49,28 @@ export async function applyForget(run: WriteRun, c: MemoryCandidate): Promise<vo
     if (matchesForgetRequest(m.text, c.text)) ids.add(m.id);
   }
 
-  // What the user withdrew leaves their past sessions too (the names and values it gives).
+  // What the user withdrew leaves everything that quotes it (past sessions, summaries, the profile,
+  // queued work): the names and values the request gives, and the texts of the memories it deletes.
   const withdrawn = staleTerms(c.text, "");
-  const sessionsChanged = withdrawn.length > 0 ? await withdrawFromSessions(run.store, scope, withdrawn, "all") : 0;
+  const via = `${run.attribution.writer}.forget`;
+  const exceptJobId = run.attribution.jobId ?? null;
+  // A profile field the request named: its old value leaves the sessions and summaries too.
+  const fromProfile = profileChangeWithdrawal(forgottenFields);
+  if (fromProfile.profileValues.length > 0) await forgetEverywhere({ db, store: run.store }, scope, fromProfile.withdrawal, { via, exceptJobId, profileValues: fromProfile.profileValues });
   if (ids.size === 0) {
-    if (!profileChanged && sessionsChanged === 0) report.forgetUnmatched++;
+    const changed = withdrawn.length > 0 ? await forgetEverywhere({ db, store: run.store }, scope, withdrawalOf([], withdrawn), { via, exceptJobId }) : null;
+    const quoted = changed ? Object.values(changed).some((n) => n > 0) : false;
+    if (!profileChanged && !quoted) report.forgetUnmatched++;
     return;
   }
   const list = [...ids];
   let deleted = 0;
-  if (targets.controls) deleted = await targets.controls.deleteMemories(scope, list, source);
-  else for (const id of list) if (await run.store.delete(scope, id, { via: `${run.attribution.writer}.forget` })) deleted++;
+  if (targets.controls) deleted = await targets.controls.deleteMemories(scope, list, source, { exceptJobId, terms: withdrawn });
+  else {
+    const w = await db.transaction((tx) => withdrawalForMemories(tx, scope, list, { terms: withdrawn }), { scope });
+    await forgetEverywhere({ db, store: run.store }, scope, w, { via, exceptJobId });
+    for (const id of list) if (await run.store.delete(scope, id, { via })) deleted++;
+  }
   report.deleted += deleted;
   report.deletedIds.push(...list);
 }

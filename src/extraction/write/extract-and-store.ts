@@ -1,12 +1,12 @@
 import { extractMemories, type ExtractMemoriesOptions } from "../extract-memories.js";
 import { collectExtractionSources, type ExtractionConversation } from "../sources.js";
 import { isOptedOut, writeCandidates } from "./write-candidates.js";
-import type { MemoryWriteOptions, WriteAttribution } from "./write-options.js";
+import type { MemoryWriteOptions, WriteAttribution, WriteCandidatesOptions } from "./write-options.js";
 import { emptyWriteReport, type WriteReport } from "./write-report.js";
 import { requireUserScope } from "./write-run.js";
 import { requireThreadOwner } from "../../threads/require-thread-owner.js";
 
-export interface ExtractAndStoreOptions extends MemoryWriteOptions, Omit<WriteAttribution, "writer">, ExtractMemoriesOptions {
+export interface ExtractAndStoreOptions extends MemoryWriteOptions, Omit<WriteAttribution, "writer">, ExtractMemoriesOptions, Pick<WriteCandidatesOptions, "beforeWrite"> {
   /** Default `"extraction"`. */
   writer?: WriteAttribution["writer"];
 }

@@ -57,6 +57,7 @@ export async function writeCandidates(candidates: readonly MemoryCandidate[], op
 
   try {
     await withUserWriteLock(run.db, scope, async () => {
+      await options.beforeWrite?.();
       for (const c of kept) {
         if (c.action === "forget") await applyForget(run, c);
         else await applyAdd(run, c);

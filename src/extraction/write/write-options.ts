@@ -50,4 +50,10 @@ export interface WriteCandidatesOptions extends MemoryWriteOptions, WriteAttribu
   createdAtOf?: (candidate: MemoryCandidate) => Date | undefined;
   /** The caller already checked the opt-out for this pass (saves a round trip). */
   optOutChecked?: boolean;
+  /**
+   * Called once the pass holds the user's write lock, before it writes: throw to write nothing.
+   * The job handler checks its lease here — a forget since the job was claimed takes the lease, and
+   * the job then runs again with the forgotten sentences gone from its payload.
+   */
+  beforeWrite?: () => Promise<void>;
 }
