@@ -1,4 +1,4 @@
-import { invalidInput } from "../../errors.js";
+import { invalidInput } from "../errors.js";
 import { groupOf, isSpecialCategory, SENSITIVE_CATEGORIES, type Detector, type SensitiveCategory, type SensitiveFinding } from "./categories.js";
 import { CONNECTION_STRING_DETECTORS, GENERIC_SECRET_DETECTORS, PASSWORD_DETECTORS, PRIVATE_KEY_DETECTOR, PROVIDER_KEY_DETECTORS, TOKEN_DETECTORS } from "./credentials.js";
 import { CARD_NUMBER_DETECTOR, IBAN_DETECTOR } from "./financial.js";

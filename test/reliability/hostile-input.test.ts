@@ -485,7 +485,7 @@ describe.each(testEngines())("hostile input on %s", (engine) => {
     await code("search(kinds [10n])", () => store.search(scope, "bees", { kinds: [10n as never] }));
     await code("updateProfile(10 MB notes)", () => controls.updateProfile(scope, { notes: "a".repeat(10_000_000) }));
     await code("editMemory(10 MB text)", () => controls.editMemory(scope, kept.id, { text: "1".repeat(10_000_000) }));
-    const { detectSensitive } = await import("../../src/extraction/sensitive/detect-sensitive.js");
+    const { detectSensitive } = await import("../../src/sensitive/detect-sensitive.js");
     await code("detectSensitive(10 MB)", () => detectSensitive("a".repeat(10_000_000)));
     await code("profile patch with a million-element array", () => controls.updateProfile(scope, { notes: new Array(1_000_000).fill("x") as never }));
     expect(results).toEqual({
