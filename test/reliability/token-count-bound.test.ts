@@ -67,7 +67,7 @@ describe("token counting is bounded", () => {
     report("token count: encoder calls per text length", { pieceChars: PIECE_CHARS, maxExactChars: MAX_EXACT_CHARS, sampledChars: SAMPLE_WINDOWS * SAMPLE_WINDOW_CHARS, calls: figures });
   });
 
-  it("exact on ordinary text: the repository's docs, sources and fixtures count the same piece by piece as whole, on both encodings", () => {
+  it("exact on ordinary text: the repository's docs, sources and fixtures without a long run of non-space characters count the same piece by piece as whole, on both encodings", () => {
     let files = 0;
     let differ = 0;
     let worst = 0;
@@ -75,7 +75,8 @@ describe("token counting is bounded", () => {
       for (const f of readdirSync(dir)) {
         if (!/\.(md|ts|sql|json)$/.test(f)) continue;
         const text = readFileSync(`${dir}/${f}`, "utf8");
-        if (text.length > MAX_EXACT_CHARS) continue;
+        // A run longer than a piece without a space may be cut inside (keys in fixtures): the 3 % case below.
+        if (text.length > MAX_EXACT_CHARS || new RegExp(`\\S{${PIECE_CHARS + 1},}`).test(text)) continue;
         files++;
         for (const [whole, encoding] of [[countO200k, "o200k_base"], [countCl100k, "cl100k_base"]] as const) {
           const exact = whole(text);
@@ -85,10 +86,8 @@ describe("token counting is bounded", () => {
         }
       }
     }
-    // Only a key-like run of 128+ characters without a cut point is cut inside (one fixture has keys).
     expect(files).toBeGreaterThan(20);
-    expect(differ).toBeLessThanOrEqual(2);
-    expect(worst).toBeLessThan(0.001);
+    expect({ differ, worst }).toEqual({ differ: 0, worst: 0 });
   });
 
   it("close on runs without spaces (cut inside the run): within 3 % of the encoder's own count", () => {
