@@ -229,7 +229,7 @@ describe.each(testEngines())("candidate cache on %s", (engine) => {
     const store = new MemoryStore(db, { usageFlushMs: 60_000 });
     await seedUser(db, new MemoryStore(db, { candidateCache: false }), dave, 30);
     const node = createLoadMemoryNode({ store });
-    const config = { configurable: { thread_id: "t", tenant_id: "acme", user_id: "dave" } };
+    const config = { configurable: { thread_id: "t-dave", tenant_id: "acme", user_id: "dave" } };
     await node({ messages: [new HumanMessage("jazz in Lisbon")] }, config);
     await store.candidateCache!.settle();
     const hit = await node({ messages: [new HumanMessage("climbing near Oslo")] }, config);
@@ -253,7 +253,7 @@ describe.each(testEngines())("candidate cache on %s", (engine) => {
     const store = new MemoryStore(db);
     await seedUser(db, new MemoryStore(db, { candidateCache: false }), erin, 12);
     const node = createLoadMemoryNode({ store, markUsed: false });
-    const config = { configurable: { thread_id: "t", tenant_id: "acme", user_id: "erin" } };
+    const config = { configurable: { thread_id: "t-erin", tenant_id: "acme", user_id: "erin" } };
     await node({ messages: [new HumanMessage("jazz in Lisbon")] }, config);
     await store.candidateCache!.settle();
     const before = String(await version(erin));

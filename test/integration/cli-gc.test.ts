@@ -43,7 +43,7 @@ describe("langgraph-memory gc", () => {
       ids.unused = (await store.add(alice, { kind: "episode", text: "Mentioned the weather.", source: { origin: "inferred" }, confidence: 0.6, createdAt: ago(60) })).id;
       ids.idle = (await store.add(alice, { kind: "fact", text: "Probably likes jazz.", source: { origin: "inferred" }, confidence: 0.9, createdAt: ago(400) })).id;
       ids.stale = (await store.add(alice, { kind: "fact", text: "Maybe owns a bike.", source: { origin: "inferred" }, confidence: 0.9, createdAt: ago(400) })).id;
-      ids.stated = (await store.add(alice, { kind: "fact", text: "Is allergic to peanuts.", createdAt: ago(400) })).id;
+      ids.stated = (await store.add(alice, { kind: "fact", text: "Keeps bees on the roof.", createdAt: ago(400) })).id;
       await store.markUsed(alice, [ids.idle], { now: ago(120) });
       await store.markUsed(alice, [ids.stale], { now: ago(300) });
       ids.bobFact = (await store.add(bob, { kind: "fact", text: "Bob lives in Berlin." })).id;

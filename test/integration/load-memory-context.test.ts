@@ -115,7 +115,7 @@ describe.each(testEngines())("the load-memory node's one round trip on %s", (eng
     await db.exec("DELETE FROM memories; DELETE FROM profiles; DELETE FROM procedural_rules; DELETE FROM memory_settings; DELETE FROM embedding_settings;");
     await store.addMany(alice, [
       { kind: "preference", text: "Prefers metric units for recipes and weather.", createdAt: "2026-03-02T10:00:00Z" },
-      { kind: "fact", text: "Is allergic to peanuts." },
+      { kind: "fact", text: "Keeps bees on the roof." },
       { kind: "fact", text: "Lives in Porto, Portugal, near the river." },
       { kind: "episode", text: "Asked for a sourdough recipe with metric units last week." },
     ]);
@@ -166,7 +166,7 @@ describe.each(testEngines())("the load-memory node's one round trip on %s", (eng
     // The floor for every kind (no standing kinds), as retrieveMemoriesWithoutSessions applies it.
     const floored = new MemoryStore(db, { retrieval: NO_STANDING_KINDS, usageFlushMs: 600_000 });
     const node = createLoadMemoryNode({ store: floored, markUsed: false, budgets: { memories: 60 } });
-    for (const query of ["metric recipe ideas?", "where do I live, Porto?", "peanuts in this sourdough?", "nothing in common here", "units"]) {
+    for (const query of ["metric recipe ideas?", "where do I live, Porto?", "bees near this sourdough?", "nothing in common here", "units"]) {
       const out: LoadMemoryResult = await node(ask(query), config);
       const expected = await retrieveMemoriesWithoutSessions(store, alice, query, { maxTokens: 60, markUsed: false });
       expect(out.memories.map((m) => [m.id, m.tokens])).toEqual(expected.memories.map((m) => [m.id, m.tokens]));
@@ -193,14 +193,14 @@ describe.each(testEngines())("the load-memory node's one round trip on %s", (eng
     const question = "Which engine oil should I buy?";
     const out = await node(ask(question), config);
     // The two newest of her three facts and preferences (the preference was created first, in March).
-    expect(out.memories.map((m) => m.text).sort()).toEqual(["Is allergic to peanuts.", "Lives in Porto, Portugal, near the river."]);
+    expect(out.memories.map((m) => m.text).sort()).toEqual(["Keeps bees on the roof.", "Lives in Porto, Portugal, near the river."]);
     // With the floor for every kind, nothing of hers is relevant to the question.
     const floored = createLoadMemoryNode({ store: new MemoryStore(db, { retrieval: NO_STANDING_KINDS }), markUsed: false });
     expect((await floored(ask(question), config)).memories).toEqual([]);
     // A use makes the preference the newest; an archived fact is no standing memory.
     const pref = (await store.list(alice)).find((m) => m.kind === "preference")!;
     await store.markUsed(alice, [pref.id]);
-    await db.query("UPDATE memories SET archived_at = now() WHERE text = 'Is allergic to peanuts.'");
+    await db.query("UPDATE memories SET archived_at = now() WHERE text = 'Keeps bees on the roof.'");
     expect((await node(ask(question), config)).memories.map((m) => m.text).sort()).toEqual([
       "Lives in Porto, Portugal, near the river.",
       "Prefers metric units for recipes and weather.",

@@ -27,7 +27,7 @@ describe.each(testEngines())("retrieval on %s", (engine) => {
     await db.query("DELETE FROM memories");
     await store.addMany(alice, [
       { kind: "preference", text: "Prefers metric units for recipes and weather.", createdAt: "2026-03-02T10:00:00Z" },
-      { kind: "fact", text: "Is allergic to peanuts.", createdAt: "2026-02-01T10:00:00Z" },
+      { kind: "fact", text: "Keeps bees on the roof.", createdAt: "2026-02-01T10:00:00Z" },
       { kind: "fact", text: "Lives in Porto, Portugal." },
     ]);
     await store.add({ tenantId: "acme", userId: "bob" }, { kind: "preference", text: "Prefers imperial units for recipes." });
@@ -60,7 +60,7 @@ describe.each(testEngines())("retrieval on %s", (engine) => {
       .addEdge("agent", END)
       .compile();
     const out = await graph.invoke(
-      { messages: [new HumanMessage("I have peanuts here, is that a problem?"), new AIMessage("Let me check."), new HumanMessage("Any recipe ideas with metric units?")] },
+      { messages: [new HumanMessage("I have bees here, is that a problem?"), new AIMessage("Let me check."), new HumanMessage("Any recipe ideas with metric units?")] },
       config,
     );
     expect(out.memories[0].text).toBe("Prefers metric units for recipes and weather.");

@@ -78,7 +78,7 @@ interface ForgetPath {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const manageTool = (memory: LangGraphMemory) => memoryToolsFor(memory)[0] as unknown as { invoke: (input: any, config?: any) => Promise<unknown> };
-const toolConfig = (u: { tenantId: string; userId: string }) => ({ configurable: { thread_id: "tool-thread", tenant_id: u.tenantId, user_id: u.userId } });
+const toolConfig = (u: { tenantId: string; userId: string }) => ({ configurable: { thread_id: `tool-thread-${u.userId}`, tenant_id: u.tenantId, user_id: u.userId } });
 
 const PATHS: ForgetPath[] = [
   { name: "controls.deleteMemory", forget: async ({ memory, user, factId }) => void (await memory.controls.deleteMemory(user, factId)) },
@@ -225,7 +225,7 @@ describe.each(testEngines())("forgetting removes the fact everywhere on %s", (en
     const threads = (await m.db.query<{ thread_id: string }>("SELECT thread_id FROM threads WHERE tenant_id = $1 AND user_id = $2", [u.tenantId, u.userId])).rows.map((r) => r.thread_id);
     const hits: string[] = [];
     for (const thread of threads) {
-      for await (const t of m.checkpointer.list({ configurable: { thread_id: thread } })) {
+      for await (const t of m.checkpointer.list({ configurable: { thread_id: thread, tenant_id: u.tenantId, user_id: u.userId } })) {
         for (const c of CHANNELS) if (FACT.test(JSON.stringify(t.checkpoint.channel_values[c] ?? null))) hits.push(`${thread}/${t.checkpoint.id}/${c}`);
         for (const [, channel, value] of t.pendingWrites ?? []) if (CHANNELS.includes(channel) && FACT.test(JSON.stringify(value))) hits.push(`${thread}/${t.checkpoint.id}/write:${channel}`);
       }
