@@ -51,7 +51,7 @@ export * from "./summarization/index.js";
 export * from "./context/index.js";
 
 // ── Long-term memory: store, embeddings, retrieval, past sessions ────────────────────────────
-export { MemoryStore, type MemoryStoreOptions } from "./store/memory-store.js";
+export { MemoryRepository, type MemoryRepositoryOptions } from "./store/memory-store.js";
 export { LangGraphStore, type LangGraphStoreOptions, type LangGraphStoreIndex } from "./store/langgraph-store.js";
 export { reembedMemories, type ReembedOptions, type ReembedResult } from "./store/reembed.js";
 export type { MemoryScope } from "./store/scope.js";

@@ -2,7 +2,7 @@ import type { Database, Queryable } from "../db/database.js";
 import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
 import type { ChangeSource, ControlsTarget, UserScope } from "../extraction/write-targets.js";
 import type { MemoryKind } from "../state/types.js";
-import { MemoryStore, deleteMemoriesIn } from "../store/memory-store.js";
+import { MemoryRepository, deleteMemoriesIn } from "../store/memory-store.js";
 import { resolveUserScope } from "../store/scope.js";
 import { readOptedOut, optedOut as optedOutError } from "../store/opt-out.js";
 import { readDeletionAudit, recordDeletion, type DeletionAuditEntry } from "../store/deletion-audit.js";
@@ -92,8 +92,8 @@ export interface ImportResult {
 }
 
 export interface MemoryControlsOptions {
-  /** The memory store (default: a `MemoryStore` on `db` with the offline embedder). Its embedder re-embeds edits and imports. */
-  store?: MemoryStore;
+  /** The memory store (default: a `MemoryRepository` on `db` with the offline embedder). Its embedder re-embeds edits and imports. */
+  store?: MemoryRepository;
   profiles?: ProfileStore;
   rules?: RuleStore;
   settings?: MemorySettingsStore;
@@ -137,7 +137,7 @@ export interface ControlCallOptions {
  * await controls.import(alice, backup);
  */
 export class MemoryControls {
-  readonly store: MemoryStore;
+  readonly store: MemoryRepository;
   readonly profiles: ProfileStore;
   readonly rules: RuleStore;
   readonly settings: MemorySettingsStore;
@@ -149,7 +149,7 @@ export class MemoryControls {
     readonly db: Database,
     options: MemoryControlsOptions = {},
   ) {
-    this.store = options.store ?? new MemoryStore(db);
+    this.store = options.store ?? new MemoryRepository(db);
     this.profiles = options.profiles ?? new ProfileStore(db);
     this.rules = options.rules ?? new RuleStore(db);
     this.settings = options.settings ?? new MemorySettingsStore(db);

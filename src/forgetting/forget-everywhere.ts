@@ -29,7 +29,7 @@ import type { Database, Queryable } from "../db/database.js";
 import { rewriteThreadChannels } from "../checkpointer/rewrite-channels.js";
 import type { UserScope } from "../extraction/write-targets.js";
 import { recordDeletion } from "../store/deletion-audit.js";
-import type { MemoryStore } from "../store/memory-store.js";
+import type { MemoryRepository } from "../store/memory-store.js";
 import { vectorLiteral } from "../store/memory-row.js";
 import { cueOf, dropWithdrawn, isEmptyWithdrawal, recordWithdrawal, type Withdrawal } from "../sessions/withdrawal.js";
 import {
@@ -93,7 +93,7 @@ const emptyReport = (): ForgetReport => ({ sessionsRewritten: 0, sessionsDeleted
  * const w = withdrawalOf([{ id, text: "User is vegetarian." }]);
  * await forgetEverywhere({ db, store }, alice, w, { via: "controls.deleteMemory" });
  */
-export async function forgetEverywhere(deps: { db: Database; store: MemoryStore }, scope: UserScope, w: Withdrawal, options: ForgetEverywhereOptions): Promise<ForgetReport> {
+export async function forgetEverywhere(deps: { db: Database; store: MemoryRepository }, scope: UserScope, w: Withdrawal, options: ForgetEverywhereOptions): Promise<ForgetReport> {
   const report = emptyReport();
   if (isEmptyWithdrawal(w) && !(options.profileValues && options.profileValues.length > 0)) return report;
   const { db, store } = deps;

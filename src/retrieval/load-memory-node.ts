@@ -3,7 +3,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import type { ActiveRule, MemoryUsage, ProfileDocument, RetrievedMemory } from "../state/types.js";
 import type { MemoryState, MemoryUpdate } from "../state/annotation.js";
 import { BudgetsSchema, type Budgets } from "../config.js";
-import type { MemoryStore, PreparedSearch } from "../store/memory-store.js";
+import type { MemoryRepository, PreparedSearch } from "../store/memory-store.js";
 import type { CandidateSqlParams } from "../store/memory-queries.js";
 import type { MemoryScope } from "../store/scope.js";
 import type { MemorySearchOptions, ScoredMemory } from "../store/types.js";
@@ -54,7 +54,7 @@ export type LoadMemoryResult = Partial<MemoryUpdate> & {
 };
 
 export interface LoadMemoryNodeOptions {
-  store: MemoryStore;
+  store: MemoryRepository;
   /** Token budgets (`memories` caps the retrieved block; default DESIGN §3's 1,000). */
   budgets?: Partial<Budgets>;
   /**
@@ -64,7 +64,7 @@ export interface LoadMemoryNodeOptions {
   search?: Omit<MemorySearchOptions, "queryEmbedding" | "now">;
   /**
    * Record what was injected (`last_used_at`, `access_count`; default true). Written off the
-   * response path, batched a moment later (`MemoryStore.markUsedLater`).
+   * response path, batched a moment later (`MemoryRepository.markUsedLater`).
    */
   markUsed?: boolean;
   /** Further sections (e.g. past sessions), run in order after the built-in ones; skipped for opted-out users. */
@@ -230,7 +230,7 @@ export function createLoadMemoryNode(options: LoadMemoryNodeOptions) {
       budgets.memories,
       encoding,
     );
-    // Recorded after the turn (batched), not in the response path: see MemoryStore.markUsedLater.
+    // Recorded after the turn (batched), not in the response path: see MemoryRepository.markUsedLater.
     if (markUsed && retrieved.memories.length > 0) {
       store.markUsedLater(scope, retrieved.memories.map((m) => m.id), { include: options.search?.include });
     }
@@ -265,7 +265,7 @@ const SESSION_HEADROOM = 32;
 
 /** The node's search, checked and embedded: k plus the session headroom. */
 async function prepareMemorySearch(
-  store: MemoryStore,
+  store: MemoryRepository,
   scope: MemoryScope,
   query: string,
   k: number,
@@ -290,7 +290,7 @@ function isOwnMemories(p: CandidateSqlParams): boolean {
 }
 
 /** A built-in store on the memory store's database whose read is not overridden. */
-function isPlain<T extends object>(target: unknown, cls: abstract new (...args: never[]) => T, method: keyof T & string, store: MemoryStore): boolean {
+function isPlain<T extends object>(target: unknown, cls: abstract new (...args: never[]) => T, method: keyof T & string, store: MemoryRepository): boolean {
   return (
     target instanceof cls &&
     (target as { db?: unknown }).db === store.db &&

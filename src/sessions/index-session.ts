@@ -1,7 +1,7 @@
 import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
 import { checkIdText } from "../store/well-formed-text.js";
 import type { SessionSummary } from "../state/types.js";
-import type { MemoryStore } from "../store/memory-store.js";
+import type { MemoryRepository } from "../store/memory-store.js";
 import type { Memory } from "../store/types.js";
 import type { TokenEncoding } from "../tokens/count-text.js";
 import { requireThreadOwner } from "../threads/require-thread-owner.js";
@@ -83,7 +83,7 @@ export interface IndexSessionResult {
  * @example
  * await indexSession(store, { tenantId: "acme", userId: "alice" }, { threadId: "t1", summary: state.summary });
  */
-export async function indexSession(store: MemoryStore, scope: SessionScope, input: IndexSessionInput, options: IndexSessionOptions = {}): Promise<IndexSessionResult> {
+export async function indexSession(store: MemoryRepository, scope: SessionScope, input: IndexSessionInput, options: IndexSessionOptions = {}): Promise<IndexSessionResult> {
   const s = checkScope(scope);
   const threadId = checkThreadId(input?.threadId);
   await requireThreadOwner(store.db, threadId, s);

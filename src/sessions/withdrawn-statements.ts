@@ -8,7 +8,7 @@
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { AIMessage } from "@langchain/core/messages";
-import type { MemoryStore } from "../store/memory-store.js";
+import type { MemoryRepository } from "../store/memory-store.js";
 import type { Memory } from "../store/types.js";
 import { sessionMemoryId } from "./session-memory-id.js";
 import { isSessionMemory } from "./session-metadata.js";
@@ -77,7 +77,7 @@ export function staleTerms(previous: string, current: string): string[] {
  * statement everywhere is `forgetEverywhere`, src/forgetting/.)
  */
 export async function withdrawFromSessions(
-  store: MemoryStore,
+  store: MemoryRepository,
   scope: { tenantId: string; userId: string },
   terms: readonly string[],
   where: { threadId: string } | "all",

@@ -34,7 +34,7 @@ import {
 } from "../../src/sessions/index.js";
 import { MemoryAnnotation, type MemoryState } from "../../src/state/annotation.js";
 import { emptyEntities, type SessionSummary } from "../../src/state/types.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { createSummarizationNode, type SummaryChangeContext } from "../../src/summarization/summarization-node.js";
 import { countTextTokens } from "../../src/tokens/count-text.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";
@@ -140,13 +140,13 @@ describe("session document (pure)", () => {
 
 describe.each(testEngines())("past sessions on %s", (engine) => {
   let db: Database;
-  let store: MemoryStore;
+  let store: MemoryRepository;
   const alice = { tenantId: "acme", userId: "alice" };
   const bob = { tenantId: "acme", userId: "bob" };
 
   beforeAll(async () => {
     db = await openTestDatabase(engine);
-    store = new MemoryStore(db);
+    store = new MemoryRepository(db);
   });
   afterAll(async () => {
     await db.close();

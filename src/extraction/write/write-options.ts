@@ -1,5 +1,5 @@
 import type { WritePolicyConfig } from "../../config.js";
-import type { MemoryStore } from "../../store/memory-store.js";
+import type { MemoryRepository } from "../../store/memory-store.js";
 import type { ExtractionSource, MemoryCandidate } from "../candidate.js";
 import type { ChangeSource, ControlsTarget, ProfileTarget, RuleTarget, SettingsTarget, UserScope } from "../write-targets.js";
 import type { ProfileFieldMapping } from "./profile-fields.js";
@@ -18,7 +18,7 @@ export interface WriteTargets {
 
 /** The write path's dependencies: the store and the optional targets. */
 export interface MemoryWriteOptions {
-  store: MemoryStore;
+  store: MemoryRepository;
   targets?: WriteTargets;
   /** Write-policy settings (default: the store's `writePolicy`). */
   policy?: Partial<WritePolicyConfig>;

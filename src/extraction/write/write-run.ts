@@ -1,7 +1,7 @@
 import { WritePolicySchema, type WritePolicyConfig } from "../../config.js";
 import type { Database } from "../../db/database.js";
 import { ErrorCodes, MemoryError, invalidInput } from "../../errors.js";
-import type { MemoryStore } from "../../store/memory-store.js";
+import type { MemoryRepository } from "../../store/memory-store.js";
 import type { MemoryOrigin } from "../../store/types.js";
 import type { MemoryCandidate } from "../candidate.js";
 import type { ChangeSource, UserScope } from "../write-targets.js";
@@ -11,7 +11,7 @@ import type { MemoryWriteOptions, WriteAttribution, WriteTargets } from "./write
 
 /** Everything one write pass needs, resolved once. */
 export interface WriteRun {
-  store: MemoryStore;
+  store: MemoryRepository;
   db: Database;
   targets: WriteTargets;
   policy: WritePolicyConfig;
@@ -23,7 +23,7 @@ export interface WriteRun {
 }
 
 export function resolveWriteRun(options: MemoryWriteOptions & WriteAttribution, report: WriteReport, createdAtOf?: WriteRun["createdAtOf"]): WriteRun {
-  if (!options?.store) throw invalidInput("store", "the write path needs a MemoryStore");
+  if (!options?.store) throw invalidInput("store", "the write path needs a MemoryRepository");
   const parsed = WritePolicySchema.safeParse({ ...options.store.writePolicy, ...options.policy });
   if (!parsed.success) throw invalidInput("policy", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
   return {
