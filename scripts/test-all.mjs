@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 // `npm test`: every part of the suite runs, whatever the others did, one after the other (the
-// parts each use the machine's cores): the typecheck, jest (unit, integration, e2e, reliability)
+// parts each use the machine's cores): the typecheck, the API report check (api/*.api.md), jest (unit, integration, e2e, reliability)
 // and the checkpointer conformance suite (vitest). Their output streams through as it comes; at
 // the end one line per part (pass or fail, and how long it took) and a closing count of the tests
 // jest and vitest ran. Exits non-zero when any part failed. Plain Node, no dependency.
 //
-//   node scripts/test-all.mjs [part …]     parts: typecheck, jest, conformance (default: all)
+//   node scripts/test-all.mjs [part …]     parts: typecheck, api, jest, conformance (default: all)
 import { spawn } from "node:child_process";
 
 const PARTS = [
   { name: "typecheck", script: "typecheck" },
+  { name: "api", script: "api:check" },
   { name: "jest", script: "test:unit" },
   { name: "conformance", script: "test:conformance" },
 ];

@@ -26,7 +26,7 @@ import { forgetEverywhere, profileChangeWithdrawal } from "../forgetting/forget-
 import { withdrawalForMemories } from "../forgetting/memory-withdrawal.js";
 import type { Withdrawal } from "../sessions/withdrawal.js";
 
-export type MemoryStatus = "active" | "archived" | "superseded" | "expired" | "inactive";
+export type MemoryLifecycleStatus = "active" | "archived" | "superseded" | "expired" | "inactive";
 
 /** One memory as the user sees it (JSON-ready, ISO dates). */
 export interface InspectedMemory {
@@ -38,7 +38,7 @@ export interface InspectedMemory {
    * strongly relevant, active again once used); superseded: replaced by `supersededBy`; expired:
    * past `expiresAt`; inactive: deactivated (by retention or an edit).
    */
-  status: MemoryStatus;
+  status: MemoryLifecycleStatus;
   origin: Memory["source"]["origin"];
   confidence: number;
   /** Where it came from: the thread (and message, run) that wrote it. */
@@ -577,7 +577,7 @@ function inspectMemory(m: Memory, now: Date): InspectedMemory {
 }
 
 function inspectExported(m: ExportedMemory, now: Date): InspectedMemory {
-  const status: MemoryStatus = m.supersededBy
+  const status: MemoryLifecycleStatus = m.supersededBy
     ? "superseded"
     : m.expiresAt && new Date(m.expiresAt).getTime() <= now.getTime()
       ? "expired"
