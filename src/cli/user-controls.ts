@@ -8,7 +8,7 @@ import { ProfileStore } from "../profile/profile-store.js";
 import { RuleStore } from "../procedural/rule-store.js";
 import { MemorySettingsStore } from "../controls/settings-store.js";
 import { MemoryControls } from "../controls/memory-controls.js";
-import type { UserScope } from "../extraction/write-targets.js";
+import type { UserScope } from "../core/scope.js";
 
 /** Options of the per-user commands (`memories`, `profile`, `rules`), besides the database ones. */
 export const USER_OPTIONS = {

@@ -1,6 +1,8 @@
 import type { Database, Queryable } from "../db/database.js";
 import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
-import type { ChangeSource, ControlsTarget, UserScope } from "../extraction/write-targets.js";
+import type { ChangeSource } from "../core/change-source.js";
+import type { UserScope } from "../core/scope.js";
+import type { ControlsTarget } from "../extraction/write-targets.js";
 import type { MemoryKind } from "../state/types.js";
 import { MemoryRepository, deleteMemoriesIn } from "../store/memory-store.js";
 import { resolveUserScope } from "../store/scope.js";

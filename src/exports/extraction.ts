@@ -29,7 +29,7 @@ export { importJsonlFile, type ImportJsonlOptions, type ImportJsonlResult } from
 export type { MemoryWriteOptions, WriteAttribution, WriteCandidatesOptions, WriteTargets } from "../extraction/write/write-options.js";
 export type { WriteReport } from "../extraction/write/write-report.js";
 export { DEFAULT_PROFILE_FIELDS, type ProfileFieldMapping } from "../extraction/write/profile-fields.js";
-export type { UserScope, ChangeSource, ProfileTarget, RuleTarget, SettingsTarget, ControlsTarget } from "../extraction/write-targets.js";
+export type { ProfileTarget, RuleTarget, SettingsTarget, ControlsTarget } from "../extraction/write-targets.js";
 export { writeTargetsOf } from "../graph/write-targets.js";
 
 // ── Nodes and background jobs ────────────────────────────────────────────────────────────────

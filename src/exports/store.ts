@@ -33,7 +33,8 @@ export { reembedMemories, type ReembedOptions, type ReembedResult } from "../sto
 export { createEmbeddings, embedderIdOf } from "../embeddings/create-embeddings.js";
 export { MemoryRetriever, type MemoryRetrieverInput } from "../retrieval/memory-retriever.js";
 export { retrieveMemories, capMemoriesByTokens, toRetrievedMemory, type RetrieveOptions, type RetrieveResult } from "../retrieval/retrieve-memories.js";
-export { scopeFromConfig } from "../retrieval/scope-from-config.js";
+export { parseScope, scopeFromConfig, readScopeId, MAX_SCOPE_ID_CHARS, type UserScope, type ScopeShape } from "../core/scope.js";
+export type { ChangeSource } from "../core/change-source.js";
 
 // ── Past sessions ────────────────────────────────────────────────────────────────────────────
 export { findPastSessions, listRecentSessions, type FindPastSessionsOptions, type FindPastSessionsResult, type ListRecentSessionsOptions } from "../sessions/past-sessions.js";

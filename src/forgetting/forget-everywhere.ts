@@ -27,7 +27,7 @@
 import { JsonPlusSerializer, type SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import type { Database, Queryable } from "../db/database.js";
 import { rewriteThreadChannels } from "../checkpointer/rewrite-channels.js";
-import type { UserScope } from "../extraction/write-targets.js";
+import type { UserScope } from "../core/scope.js";
 import { recordDeletion } from "../store/deletion-audit.js";
 import type { MemoryRepository } from "../store/memory-store.js";
 import { vectorLiteral } from "../store/memory-row.js";

@@ -3,7 +3,7 @@ import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { processExtractionPayload, type ExtractionJobPayload } from "../extraction/node/extraction-payload.js";
 import type { SerializedMessage } from "../extraction/node/serialize-messages.js";
 import type { WriteReport } from "../extraction/write/write-report.js";
-import { scopeFromConfig } from "../retrieval/scope-from-config.js";
+import { scopeFromConfig } from "../core/scope.js";
 import { memoryGetter, type MemoryProvider } from "./memory-source.js";
 import { writeTargetsOf } from "./write-targets.js";
 import { ExtractionGraphInputSchema, ExtractionGraphOutputSchema, MemoryScopeConfigSchema } from "./graph-schemas.js";

@@ -19,9 +19,9 @@ import { invalidInput } from "../errors.js";
 import { LocalHashingEmbeddings } from "../embeddings/hashing-embeddings.js";
 import { capMemoriesByTokens, toRetrievedMemory, type RetrieveResult } from "./retrieve-memories.js";
 import { loadContext } from "./load-context-query.js";
-import { scopeFromConfig } from "./scope-from-config.js";
+import { scopeFromConfig } from "../core/scope.js";
 import { rememberOwner } from "../threads/verified-owners.js";
-import { checkIdText } from "../store/well-formed-text.js";
+import { checkIdText } from "../core/well-formed-text.js";
 
 /** What a loader gets: the run's scope, the latest user message, the state and the config. */
 export interface MemoryLoaderInput {

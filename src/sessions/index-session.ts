@@ -1,5 +1,6 @@
 import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
-import { checkIdText } from "../store/well-formed-text.js";
+import { parseScope } from "../core/scope.js";
+import { checkIdText } from "../core/well-formed-text.js";
 import type { SessionSummary } from "../state/types.js";
 import type { MemoryRepository } from "../store/memory-store.js";
 import type { Memory } from "../store/types.js";
@@ -173,11 +174,7 @@ export async function indexSession(store: MemoryRepository, scope: SessionScope,
 }
 
 export function checkScope(scope: unknown): SessionScope {
-  const s = (scope ?? {}) as Partial<SessionScope>;
-  if (typeof s.tenantId !== "string" || s.tenantId === "" || typeof s.userId !== "string" || s.userId === "") {
-    throw new MemoryError(ErrorCodes.SCOPE_REQUIRED, "past sessions belong to a user: give { tenantId, userId } (from config.configurable tenant_id and user_id)");
-  }
-  return { tenantId: checkIdText(s.tenantId, "scope.tenantId"), userId: checkIdText(s.userId, "scope.userId") };
+  return parseScope(scope);
 }
 
 export function checkThreadId(threadId: unknown): string {

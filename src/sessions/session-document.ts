@@ -4,7 +4,7 @@ import { ENTITY_KEYS } from "../summarization/entities.js";
 import { filterEntities } from "../summarization/storable-entities.js";
 import { countTextTokens, type TokenEncoding } from "../tokens/count-text.js";
 import { redactSensitive, type RedactOptions } from "./redact-summary.js";
-import { storableText } from "../store/well-formed-text.js";
+import { storableText } from "../core/well-formed-text.js";
 
 /**
  * Default tokens of a session's shown text (JSON-quoted, as rendered): three sessions and the

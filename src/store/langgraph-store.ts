@@ -1,5 +1,5 @@
 import type { Embeddings } from "@langchain/core/embeddings";
-import { strictJson } from "./strict-json.js";
+import { strictJson } from "../core/strict-json.js";
 import {
   BaseStore,
   InvalidNamespaceError,
@@ -23,7 +23,7 @@ import { textsAtPath } from "./json-path-text.js";
 import { ensureEmbeddingSetting } from "./embedding-settings.js";
 import { vectorLiteral } from "./memory-row.js";
 import { sensitiveCategoryIn, sensitiveContent } from "../sensitive/sensitive-content.js";
-import { checkIdText, checkWellFormed } from "./well-formed-text.js";
+import { checkIdText, checkWellFormed } from "../core/well-formed-text.js";
 
 /** Semantic-search settings, as LangGraph's `IndexConfig` (`embed` is accepted as in Python). */
 export interface LangGraphStoreIndex {

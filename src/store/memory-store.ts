@@ -16,8 +16,8 @@ import { rankHybrid, type Candidate } from "./hybrid-scoring.js";
 import { checkEmbeddingSetting, ensureEmbeddingSetting, readEmbeddingSetting, type EmbeddingSetting } from "./embedding-settings.js";
 import { warnOnceWithoutPgvector } from "./pgvector-warning.js";
 import { PendingUsage, USAGE_FLUSH_DELAY_MS } from "./pending-usage.js";
-import { checkWellFormed, storableText } from "./well-formed-text.js";
-import { strictJson } from "./strict-json.js";
+import { checkWellFormed, storableText } from "../core/well-formed-text.js";
+import { strictJson } from "../core/strict-json.js";
 import { sensitiveCategoryIn, sensitiveContent } from "../sensitive/sensitive-content.js";
 import { CandidateCache, type CandidateCacheOptions } from "../retrieval/candidate-cache.js";
 import {

@@ -6,7 +6,9 @@
  * store and audit without content.
  */
 import { ErrorCodes, MemoryError } from "../../src/errors.js";
-import type { ChangeSource, ControlsTarget, ProfileTarget, RuleTarget, SettingsTarget, UserScope } from "../../src/extraction/write-targets.js";
+import type { ChangeSource } from "../../src/core/change-source.js";
+import type { UserScope } from "../../src/core/scope.js";
+import type { ControlsTarget, ProfileTarget, RuleTarget, SettingsTarget } from "../../src/extraction/write-targets.js";
 import type { MemoryRepository } from "../../src/store/memory-store.js";
 
 const keyOf = (s: UserScope) => `${s.tenantId}\u0000${s.userId}`;

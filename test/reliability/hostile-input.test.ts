@@ -19,7 +19,7 @@ import { MemoryControls } from "../../src/controls/memory-controls.js";
 import { JobQueue } from "../../src/jobs/job-queue.js";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { createScheduleExtractionNode } from "../../src/extraction/node/schedule-extraction-node.js";
-import { isWellFormedText } from "../../src/store/well-formed-text.js";
+import { isWellFormedText } from "../../src/core/well-formed-text.js";
 import { MEMORY_KINDS } from "../../src/state/types.js";
 import { LangGraphStore } from "../../src/store/langgraph-store.js";
 import { MemoryRepository } from "../../src/store/memory-store.js";

@@ -16,7 +16,7 @@ import { grantMemoryRoles } from "../../src/controls/database-roles.js";
 import type { Database } from "../../src/db/database.js";
 import { openDatabase } from "../../src/db/open.js";
 import { createLoadMemoryNode } from "../../src/retrieval/load-memory-node.js";
-import { scopeFromConfig } from "../../src/retrieval/scope-from-config.js";
+import { scopeFromConfig } from "../../src/core/scope.js";
 import { LangGraphStore } from "../../src/store/langgraph-store.js";
 import { MemoryRepository } from "../../src/store/memory-store.js";
 import { openTestDatabase } from "../helpers/db.js";

@@ -4,7 +4,8 @@ import { ErrorCodes, MemoryError, invalidInput } from "../../errors.js";
 import type { MemoryRepository } from "../../store/memory-store.js";
 import type { MemoryOrigin } from "../../store/types.js";
 import type { MemoryCandidate } from "../candidate.js";
-import type { ChangeSource, UserScope } from "../write-targets.js";
+import type { ChangeSource } from "../../core/change-source.js";
+import { parseScope, type UserScope } from "../../core/scope.js";
 import { DEFAULT_PROFILE_FIELDS, type ProfileFieldMapping } from "./profile-fields.js";
 import type { WriteReport } from "./write-report.js";
 import type { MemoryWriteOptions, WriteAttribution, WriteTargets } from "./write-options.js";
@@ -42,12 +43,7 @@ export function resolveWriteRun(options: MemoryWriteOptions & WriteAttribution, 
 
 /** A user scope ({ tenantId, userId }, both non-empty): writes are never tenant- or global-wide. */
 export function requireUserScope(scope: unknown): UserScope {
-  const s = scope as Partial<UserScope> | null | undefined;
-  const ok = (v: unknown) => typeof v === "string" && v.trim().length > 0;
-  if (!s || !ok(s.tenantId) || !ok(s.userId)) {
-    throw new MemoryError(ErrorCodes.SCOPE_REQUIRED, "the write path needs a user scope { tenantId, userId } (from config.configurable.tenant_id and user_id)");
-  }
-  return { tenantId: s.tenantId!, userId: s.userId! };
+  return parseScope(scope);
 }
 
 /** What caused a change, for the profile history, rules and the deletion audit. */
