@@ -11,7 +11,7 @@ import { assertNotOptedOut } from "../store/opt-out.js";
 import { recordDeletion, type DeletionContext } from "../store/deletion-audit.js";
 import { SqlState, sqlStateOf } from "../db/sqlstate.js";
 import { checkChangeSource } from "../profile/profile-store.js";
-import { isPlainObject } from "../profile/merge-patch.js";
+import { isPlainObject } from "../core/json.js";
 import { checkWellFormed } from "../core/well-formed-text.js";
 import { refuseSensitiveText } from "../sensitive/sensitive-content.js";
 import {

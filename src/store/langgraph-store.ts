@@ -18,7 +18,7 @@ import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
 import { normalize, validateVector, dimensionMismatch } from "../embeddings/vector.js";
 import { embedderIdOf } from "../embeddings/create-embeddings.js";
 import { compileItemFilter } from "./item-filter.js";
-import { isPlainObject } from "../profile/merge-patch.js";
+import { isPlainObject } from "../core/json.js";
 import { textsAtPath } from "./json-path-text.js";
 import { ensureEmbeddingSetting } from "./embedding-settings.js";
 import { vectorLiteral } from "./memory-row.js";
