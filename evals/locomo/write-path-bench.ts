@@ -285,7 +285,10 @@ function extractionRow(conversation: LocomoConversation, replay: SpeakerReplay):
     positive_turns: [...positives],
     extracted_turns: [...extracted],
     memories_written: memories.length,
-    memories_by_kind: memories.reduce<Record<string, number>>((acc, m) => ({ ...acc, [m.kind]: (acc[m.kind] ?? 0) + 1 }), {}),
+    memories_by_kind: memories.reduce<Record<string, number>>((acc, m) => {
+      acc[m.kind] = (acc[m.kind] ?? 0) + 1;
+      return acc;
+    }, {}),
     profile_writes: replay.otherWrites.filter((w) => w.target === "profile").length,
     rules_proposed: replay.otherWrites.filter((w) => w.target === "rule").length,
     unattributed_memories: memories.filter((m) => m.messageId === null || !own.has(m.messageId)).length,

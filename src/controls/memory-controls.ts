@@ -274,7 +274,7 @@ export class MemoryControls {
   async deleteMemories(scope: UserScope, ids: readonly string[], source: ChangeSource, options: { exceptJobId?: number | null; terms?: readonly string[] } = {}): Promise<number> {
     const s = resolveUserScope(scope);
     if (!Array.isArray(ids)) throw invalidInput("ids", "must be an array of memory ids");
-    ids.forEach((id, i) => checkUuid(id, `ids[${i}]`));
+    for (const [i, id] of ids.entries()) checkUuid(id, `ids[${i}]`);
     const src = checkChangeSource(source, "source");
     if (ids.length === 0 && !(options.terms && options.terms.length > 0)) return 0;
     const all = await this.db.transaction(async (tx) => {

@@ -30,7 +30,7 @@ export type { Budgets } from "../config.js";
 // ── History and summaries ────────────────────────────────────────────────────────────────────
 export { trimHistory, type TrimHistoryOptions } from "../summarization/trim-history.js";
 export { createHistoryStrategy, type HistoryStrategy, type HistoryStrategyOptions, type HistoryStrategyKind, type HistorySelection } from "../summarization/history-strategy.js";
-export { type SummarizationNodeOptions, type SummarizationMode, type SummaryChangeContext } from "../summarization/summarization-node.js";
+export type { SummarizationNodeOptions, SummarizationMode, SummaryChangeContext } from "../summarization/summarization-node.js";
 export { chatModelSummarizer, SUMMARIZATION_TAGS, type ChatModelSummarizerOptions } from "../summarization/chat-model-summarizer.js";
 export type { Summarizer, SummarizerInput, SummarizerOutput } from "../summarization/summarizer.js";
 

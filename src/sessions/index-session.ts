@@ -1,4 +1,4 @@
-import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
+import { invalidInput } from "../errors.js";
 import { parseScope } from "../core/scope.js";
 import { checkIdText } from "../core/well-formed-text.js";
 import type { SessionSummary } from "../state/types.js";

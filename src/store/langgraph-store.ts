@@ -316,7 +316,7 @@ export class LangGraphStore extends BaseStore {
       for (const path of paths) {
         const texts = textsAtPath(op.value, path);
         if (texts.length === 1) out.push([path, texts[0]]);
-        else texts.forEach((t, i) => out.push([`${path}.${i}`, t]));
+        else for (const [i, t] of texts.entries()) out.push([`${path}.${i}`, t]);
       }
       return out;
     });

@@ -3,7 +3,7 @@
  * write policy as extraction, supersede on update, conservative forget, quoted search results, and
  * the tools inside a LangGraph ToolNode.
  */
-import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { type AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import type { Database } from "../../src/db/database.js";

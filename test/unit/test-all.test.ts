@@ -32,6 +32,7 @@ describe("npm test", () => {
     const { code, out } = runIn({
       typecheck: say("typecheck: an error", 2),
       "api:check": say("api: reports match"),
+      lint: say("lint: clean"),
       "test:unit": say("Tests:       1 failed, 2 skipped, 5 passed, 8 total", 1),
       "test:conformance": say("      Tests  7 passed (7)"),
     });
@@ -53,6 +54,7 @@ describe("npm test", () => {
     const { code, out } = runIn({
       typecheck: say("ok"),
       "api:check": say("api: reports match"),
+      lint: say("lint: clean"),
       "test:unit": say("Tests:       3 passed, 3 total"),
       "test:conformance": say("      Tests  2 passed (2)"),
     });

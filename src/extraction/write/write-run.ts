@@ -1,6 +1,6 @@
 import { WritePolicySchema, type WritePolicyConfig } from "../../config.js";
 import type { Database } from "../../db/database.js";
-import { ErrorCodes, MemoryError, invalidInput } from "../../errors.js";
+import { invalidInput } from "../../errors.js";
 import type { MemoryRepository } from "../../store/memory-store.js";
 import type { MemoryOrigin } from "../../store/types.js";
 import type { MemoryCandidate } from "../candidate.js";
