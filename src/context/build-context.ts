@@ -34,7 +34,7 @@ export interface BuildContextInput extends CountTokensOptions {
   summary?: SessionSummary | null;
   /** The thread's messages (full history in `"keep"` mode). */
   messages: readonly BaseMessage[];
-  /** Section budgets (DESIGN §3); missing ones take the defaults. */
+  /** Section budgets; missing ones take the defaults (`BudgetsSchema` in config.ts). */
   budget?: Partial<Budgets>;
   /** How recent messages are chosen (default: newest within the budget). */
   strategy?: HistoryStrategy;
@@ -74,7 +74,7 @@ export interface BuildContextResult {
 }
 
 /**
- * Assemble a prompt within the budgets of DESIGN §3: the system prompt, a labelled `<memory>` block
+ * Assemble a prompt within the section budgets (`Budgets`): the system prompt, a labelled `<memory>` block
  * (profile, behavioral rules, memories, past sessions; each fitted by whole items), the rolling
  * summary as a labelled block, then the newest messages that fit, tool pairs whole, as a valid
  * OpenAI-style sequence. Rules share the system budget; the summary shares the recent-messages

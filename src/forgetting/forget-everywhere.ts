@@ -1,7 +1,7 @@
 /**
  * Forgetting a fact removes it from everything of the user that quotes it, not only from the
- * memory row (issue 17): deleting "User is vegetarian" by id used to leave "I'm vegetarian and I
- * live in Porto …" in the user's past session, which went on being injected. Given a withdrawal
+ * memory row: deleting "User is vegetarian" by id alone would leave "I'm vegetarian and I live in
+ * Porto …" in the user's past session, which would go on being injected. Given a withdrawal
  * (`withdrawal.ts`: the statements deleted, edited away or superseded), this rewrites, for one user:
  *
  * - **past sessions** — every session memory's text and context lose the sentences that state it

@@ -55,7 +55,7 @@ export type LoadMemoryResult = Partial<MemoryUpdate> & {
 
 export interface LoadMemoryNodeOptions {
   store: MemoryRepository;
-  /** Token budgets (`memories` caps the retrieved block; default DESIGN §3's 1,000). */
+  /** Token budgets (`memories` caps the retrieved block; default 1,000). */
   budgets?: Partial<Budgets>;
   /**
    * Search options (k, kinds, include tenant/global knowledge, floor, standing memories — default
