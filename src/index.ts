@@ -22,7 +22,7 @@ export { memoryWorker } from "./graph/memory-worker.js";
 export { MemoryAnnotation, type MemoryState } from "./state/annotation.js";
 export { PostgresCheckpointer } from "./checkpointer/postgres-checkpointer.js";
 export { LangGraphStore } from "./store/langgraph-store.js";
-export { createLoadMemoryNode } from "./retrieval/load-memory-node.js";
+export { createLoadMemoryNode } from "./graph/load-memory-node.js";
 export { createSummarizationNode } from "./summarization/summarization-node.js";
 export { createMemoryExtractionNode } from "./extraction/node/memory-extraction-node.js";
 export { createScheduleExtractionNode } from "./extraction/node/schedule-extraction-node.js";

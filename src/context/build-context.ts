@@ -8,7 +8,7 @@ import { createHistoryStrategy, type HistoryStrategy } from "../summarization/hi
 import type { MissingToolResultPolicy } from "../summarization/message-groups.js";
 import { messageText } from "../summarization/transcript.js";
 import { splitAtWatermark } from "../summarization/watermark.js";
-import { fitSummary, formatSummary } from "./format-summary.js";
+import { fitSummary, formatSummary } from "../summarization/format-summary.js";
 import { renderMemoryBlock } from "./memory-block.js";
 import { readMemories, readProfile, readRules, readSummary } from "../state/state-schemas.js";
 

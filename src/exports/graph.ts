@@ -19,7 +19,8 @@ export { createExtractionGraph, ExtractionGraphAnnotation } from "../graph/extra
 export { MemoryGraphInputSchema, MemoryGraphOutputSchema, MemoryRunConfigSchema, MemoryScopeConfigSchema, ExtractionGraphInputSchema, ExtractionGraphOutputSchema } from "../graph/graph-schemas.js";
 
 // ── Loading memory into the state ────────────────────────────────────────────────────────────
-export { latestUserText, type LoadMemoryNodeOptions, type LoadMemoryResult, type MemoryLoader, type MemoryLoaderInput } from "../retrieval/load-memory-node.js";
+export { latestUserText, type LoadMemoryNodeOptions, type LoadMemoryResult } from "../graph/load-memory-node.js";
+export type { MemoryLoader, MemoryLoaderInput } from "../retrieval/memory-loader.js";
 export { createPastSessionsLoader, type PastSessionsLoaderOptions } from "../sessions/past-sessions.js";
 
 // ── Context within budgets ───────────────────────────────────────────────────────────────────

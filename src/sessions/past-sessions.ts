@@ -2,7 +2,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { BudgetsSchema, type Budgets } from "../config.js";
 import { PAST_SESSIONS_HEADER, fitMemories } from "../context/memory-block.js";
 import { invalidInput } from "../errors.js";
-import type { MemoryLoader } from "../retrieval/load-memory-node.js";
+import type { MemoryLoader } from "../retrieval/memory-loader.js";
 import type { MemoryRepository } from "../store/memory-store.js";
 import type { Memory } from "../store/types.js";
 import type { TokenEncoding } from "../tokens/count-text.js";

@@ -1,4 +1,4 @@
-import { ENTITY_LABELS, splitSentences } from "../context/format-summary.js";
+import { ENTITY_LABELS, splitSentences } from "../summarization/format-summary.js";
 import { emptyEntities, type SessionSummary, type SummaryEntities } from "../state/types.js";
 import { ENTITY_KEYS } from "../summarization/entities.js";
 import { filterEntities } from "../summarization/storable-entities.js";

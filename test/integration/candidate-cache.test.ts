@@ -5,7 +5,7 @@ import { hybridCandidatesSql, type CandidateRow } from "../../src/store/memory-q
 import { readUserMemories } from "../../src/retrieval/candidate-cache-queries.js";
 import { selectCachedCandidates } from "../../src/retrieval/cached-candidates.js";
 import { CandidateCache } from "../../src/retrieval/candidate-cache.js";
-import { createLoadMemoryNode } from "../../src/retrieval/load-memory-node.js";
+import { createLoadMemoryNode } from "../../src/graph/load-memory-node.js";
 import { MemorySettingsStore } from "../../src/controls/settings-store.js";
 import { MemoryControls } from "../../src/controls/memory-controls.js";
 import type { RetrievalConfig } from "../../src/config.js";

@@ -8,7 +8,7 @@ import { MemoryControls } from "../../src/controls/memory-controls.js";
 import { ManualClock } from "../../src/jobs/clock.js";
 import { JobQueue } from "../../src/jobs/job-queue.js";
 import { PostgresCheckpointer } from "../../src/checkpointer/postgres-checkpointer.js";
-import { createLoadMemoryNode } from "../../src/retrieval/load-memory-node.js";
+import { createLoadMemoryNode } from "../../src/graph/load-memory-node.js";
 import { formatMemoryContext } from "../../src/context/format-memories.js";
 import { formatProfile } from "../../src/context/format-profile.js";
 import { formatRules } from "../../src/context/format-rules.js";

@@ -10,7 +10,7 @@ import type { Database } from "../../src/db/database.js";
 import { EXTRACTION_QUEUE, ExtractionStateSpec, createScheduleExtractionNode, extractionJobHandlers, type ExtractionJobPayload } from "../../src/extraction/node/index.js";
 import type { WriteTargets } from "../../src/extraction/write/index.js";
 import { JobQueue, JobWorker } from "../../src/jobs/index.js";
-import { createLoadMemoryNode } from "../../src/retrieval/load-memory-node.js";
+import { createLoadMemoryNode } from "../../src/graph/load-memory-node.js";
 import { MemoryAnnotation } from "../../src/state/annotation.js";
 import { MemoryRepository } from "../../src/store/memory-store.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";

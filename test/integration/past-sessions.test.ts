@@ -16,7 +16,7 @@ import { formatMemoryContext } from "../../src/context/format-memories.js";
 import { PAST_SESSIONS_HEADER } from "../../src/context/memory-block.js";
 import type { Database } from "../../src/db/database.js";
 import { JobQueue, JobWorker } from "../../src/jobs/index.js";
-import { createLoadMemoryNode } from "../../src/retrieval/load-memory-node.js";
+import { createLoadMemoryNode } from "../../src/graph/load-memory-node.js";
 import {
   SESSION_INDEX_QUEUE,
   createPastSessionsLoader,

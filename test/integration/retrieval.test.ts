@@ -3,7 +3,7 @@ import { END, START, StateGraph } from "@langchain/langgraph";
 import type { Database } from "../../src/db/database.js";
 import { MemoryRepository } from "../../src/store/memory-store.js";
 import { MemoryRetriever } from "../../src/retrieval/memory-retriever.js";
-import { createLoadMemoryNode, latestUserText } from "../../src/retrieval/load-memory-node.js";
+import { createLoadMemoryNode, latestUserText } from "../../src/graph/load-memory-node.js";
 import { capMemoriesByTokens, retrieveMemories } from "../../src/retrieval/retrieve-memories.js";
 import { MemoryAnnotation } from "../../src/state/annotation.js";
 import { formatMemoryContext } from "../../src/context/format-memories.js";

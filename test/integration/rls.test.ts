@@ -6,7 +6,7 @@ import { loadMigrations } from "../../src/db/migrations.js";
 import { quoteIdent } from "../../src/db/identifier.js";
 import { HumanMessage } from "@langchain/core/messages";
 import { MemoryRepository } from "../../src/store/memory-store.js";
-import { createLoadMemoryNode } from "../../src/retrieval/load-memory-node.js";
+import { createLoadMemoryNode } from "../../src/graph/load-memory-node.js";
 import { LangGraphStore } from "../../src/store/langgraph-store.js";
 import { LocalHashingEmbeddings } from "../../src/embeddings/hashing-embeddings.js";
 import { MemoryControls } from "../../src/controls/memory-controls.js";

@@ -4,7 +4,7 @@ import type { Database } from "../../src/db/database.js";
 import { RuleStore } from "../../src/procedural/rule-store.js";
 import { MemorySettingsStore } from "../../src/controls/settings-store.js";
 import { MemoryRepository } from "../../src/store/memory-store.js";
-import { createLoadMemoryNode } from "../../src/retrieval/load-memory-node.js";
+import { createLoadMemoryNode } from "../../src/graph/load-memory-node.js";
 import { MemoryAnnotation } from "../../src/state/annotation.js";
 import { buildContext } from "../../src/context/build-context.js";
 import { formatRules, RULES_HEADER } from "../../src/context/format-rules.js";

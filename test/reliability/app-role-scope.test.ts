@@ -21,7 +21,7 @@ import type { Database, DbScope, Queryable } from "../../src/db/database.js";
 import { quoteIdent } from "../../src/db/identifier.js";
 import { openDatabase } from "../../src/db/open.js";
 import { JobQueue } from "../../src/jobs/job-queue.js";
-import { createLoadMemoryNode } from "../../src/retrieval/load-memory-node.js";
+import { createLoadMemoryNode } from "../../src/graph/load-memory-node.js";
 import { MemoryRepository } from "../../src/store/memory-store.js";
 import { dropSchema, uniqueSchema } from "../helpers/db.js";
 import { report } from "./helpers/sizes.js";

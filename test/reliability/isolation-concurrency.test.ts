@@ -15,7 +15,7 @@ import { MemoryControls } from "../../src/controls/memory-controls.js";
 import { grantMemoryRoles } from "../../src/controls/database-roles.js";
 import type { Database } from "../../src/db/database.js";
 import { openDatabase } from "../../src/db/open.js";
-import { createLoadMemoryNode } from "../../src/retrieval/load-memory-node.js";
+import { createLoadMemoryNode } from "../../src/graph/load-memory-node.js";
 import { scopeFromConfig } from "../../src/core/scope.js";
 import { LangGraphStore } from "../../src/store/langgraph-store.js";
 import { MemoryRepository } from "../../src/store/memory-store.js";

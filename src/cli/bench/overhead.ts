@@ -7,7 +7,7 @@ import { openDatabase } from "../../db/open.js";
 import { LocalHashingEmbeddings } from "../../embeddings/hashing-embeddings.js";
 import { ExtractionStateSpec, createScheduleExtractionNode } from "../../extraction/node/index.js";
 import { JobQueue } from "../../jobs/job-queue.js";
-import { createLoadMemoryNode } from "../../retrieval/load-memory-node.js";
+import { createLoadMemoryNode } from "../../graph/load-memory-node.js";
 import { MemoryAnnotation } from "../../state/annotation.js";
 import { MemoryRepository } from "../../store/memory-store.js";
 import type { Benchmark } from "../commands/bench.js";

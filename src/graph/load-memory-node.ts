@@ -17,30 +17,12 @@ import { fitProfile } from "../context/format-profile.js";
 import { formatRules } from "../context/format-rules.js";
 import { invalidInput } from "../errors.js";
 import { LocalHashingEmbeddings } from "../embeddings/hashing-embeddings.js";
-import { capMemoriesByTokens, toRetrievedMemory, type RetrieveResult } from "./retrieve-memories.js";
-import { loadContext } from "./load-context-query.js";
+import { capMemoriesByTokens, toRetrievedMemory, type RetrieveResult } from "../retrieval/retrieve-memories.js";
+import { loadContext } from "../retrieval/load-context-query.js";
+import type { MemoryLoader } from "../retrieval/memory-loader.js";
 import { scopeFromConfig } from "../core/scope.js";
 import { rememberOwner } from "../threads/verified-owners.js";
 import { checkIdText } from "../core/well-formed-text.js";
-
-/** What a loader gets: the run's scope, the latest user message, the state and the config. */
-export interface MemoryLoaderInput {
-  scope: MemoryScope & { tenantId: string; userId: string };
-  query: string;
-  state: Pick<MemoryState, "messages">;
-  config: RunnableConfig;
-  /**
-   * The query's unit vector when the node embedded it (its store's embedder): pass it to searches
-   * of the same store as `queryEmbedding` instead of embedding the query again.
-   */
-  queryEmbedding?: number[];
-}
-
-/**
- * An extra section loaded beside the retrieved memories (profile and rules plug in here): it
- * returns state channels to set and the tokens they add.
- */
-export type MemoryLoader = (input: MemoryLoaderInput) => Promise<{ update: Partial<MemoryUpdate>; usage?: Partial<Omit<MemoryUsage, "total">> }>;
 
 /**
  * What the node returns: the state update with `memories` and `memoryUsage` always set, and
