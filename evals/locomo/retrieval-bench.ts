@@ -1,5 +1,5 @@
 /**
- * The LoCoMo retrieval benchmark (`langgraph-memory bench locomo`): every turn of a conversation
+ * The LoCoMo retrieval benchmark (`npm run bench:locomo`): every turn of a conversation
  * stored as an episode of one user, each answerable question searched in that scope, evidence
  * recall@k. The CLI (src/cli/bench/locomo.ts) and `eval --locomo` call {@link runLocomo}.
  */

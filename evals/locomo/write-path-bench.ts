@@ -1,5 +1,5 @@
 /**
- * The LoCoMo write-path benchmark (`langgraph-memory bench locomo-memory`, issue 16): conversations
+ * The LoCoMo write-path benchmark (`npm run bench:locomo-memory`, issue 16): conversations
  * nobody here wrote, sent through the real write path (extraction, write policy, supersede, store)
  * with each speaker in turn as the user, then measured against the data set's own labels —
  * extraction turn recall and precision against the observation evidence, and for each question,
@@ -68,7 +68,7 @@ export interface ConversationFigures {
   throughput: ThroughputFigures;
 }
 
-/** The JSON result of `bench locomo-memory` (docs/benchmarks.md). */
+/** The JSON result of `npm run bench:locomo-memory` (docs/benchmarks.md). */
 export interface LocomoWritePathResult {
   benchmark: "locomo-memory";
   /** Always true here (an LLM run without a model writes `{ pipeline, measured: false, reason }` instead). */
