@@ -1,7 +1,8 @@
 // The eval harness's command line, beside the published CLI (the package's dist/ holds no evals):
 //   node --import tsx evals/cli.ts <eval|locomo|locomo-memory> [options]
 // or through npm: `npm run eval -- …`, `npm run bench:locomo -- …`, `npm run bench:locomo-memory -- …`.
-import { runCommands, type CliCommand } from "../src/cli/main.js";
+import type { CliCommand } from "../src/cli/cli-command.js";
+import { runCommands } from "../src/cli/main.js";
 
 const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   eval: async () => (await import("./cli/eval.js")).command,

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { CliCommand } from "../../src/cli/main.js";
+import type { CliCommand } from "../../src/cli/cli-command.js";
 import { parseCommandArgs } from "../../src/cli/common-options.js";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { packageRoot } from "../../src/db/package-root.js";

@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import type { Benchmark } from "../../src/cli/commands/bench.js";
+import type { Benchmark } from "../../src/cli/bench/benchmark.js";
 import { parseCommandArgs } from "../../src/cli/common-options.js";
 import { NOT_MEASURED, modelToMeasure, type NotMeasured } from "../../src/cli/model-to-measure.js";
 import { table, writeJson } from "../../src/cli/bench/stats.js";

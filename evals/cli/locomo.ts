@@ -1,4 +1,4 @@
-import type { Benchmark } from "../../src/cli/commands/bench.js";
+import type { Benchmark } from "../../src/cli/bench/benchmark.js";
 import { parseCommandArgs } from "../../src/cli/common-options.js";
 import { round, table, writeJson } from "../../src/cli/bench/stats.js";
 import { runLocomo } from "../locomo/retrieval-bench.js";

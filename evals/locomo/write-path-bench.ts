@@ -26,7 +26,7 @@ import {
 import { RawTurnBm25Baseline, RawTurnStoreBaseline, type BaselineBlock } from "./raw-turn-baselines.js";
 import { SpeakerReplay, sessionThreadId, type BlockProbe } from "./speaker-replay.js";
 import { runInChildren } from "./write-path-children.js";
-import { splitFigures, type ExtractionFigures, type ExtractionRow, type QuestionFigures, type QuestionRow, type SplitFigures, type ThroughputFigures } from "./write-path-metrics.js";
+import { splitFigures, type ConversationRun, type PhaseTimes, type ExtractionFigures, type ExtractionRow, type QuestionFigures, type QuestionRow, type SplitFigures, type ThroughputFigures } from "./write-path-metrics.js";
 
 export interface LocomoWritePathOptions {
   /** The data file (default {@link defaultLocomoPath}); ignored when `data` is given. */
@@ -92,7 +92,7 @@ export interface LocomoWritePathResult {
    * Where the run's time went (wall clock, summed over processes): the graph's turns, draining
    * extraction, sweeps, questions, the baselines; and `cpu`, the CPU time of the conversations' runs.
    */
-  phase_seconds: { turns: number; extraction: number; sweeps: number; questions: number; baselines: number; cpu: number };
+  phase_seconds: PhaseTimes;
   /** Errors the pipeline recovered from (count, and the first few). */
   warnings: { count: number; first: string[] };
   runtime_ms: number;
@@ -106,14 +106,6 @@ export function questionTime(conversation: LocomoConversation): Date {
   return new Date(last.date.getTime() + last.turns.length * 1000 + 60_000);
 }
 
-/** What one conversation's run produced (a child process sends it back as is). */
-export interface ConversationRun {
-  extraction: ExtractionRow[];
-  questions: QuestionRow[];
-  warnings: string[];
-  /** Milliseconds per phase (see `phase_seconds`). */
-  phases: LocomoWritePathResult["phase_seconds"];
-}
 
 /** What {@link runConversation} needs besides the conversation. */
 export interface ConversationRunContext {

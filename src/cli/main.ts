@@ -1,10 +1,6 @@
 import { isMemoryError } from "../errors.js";
+import type { CliCommand } from "./cli-command.js";
 
-/** A CLI command: `run` gets the arguments after the command name and returns the exit code. */
-export interface CliCommand {
-  summary: string;
-  run(argv: string[]): Promise<number>;
-}
 
 // Lazy imports keep `langgraph-memory --help` fast and each command's dependencies out of the others.
 const COMMANDS: Record<string, () => Promise<CliCommand>> = {

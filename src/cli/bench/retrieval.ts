@@ -1,6 +1,6 @@
 import { Embeddings } from "@langchain/core/embeddings";
 import { InMemoryStore } from "@langchain/langgraph-checkpoint";
-import type { Benchmark } from "../commands/bench.js";
+import type { Benchmark } from "./benchmark.js";
 import { parseCommandArgs } from "../common-options.js";
 import { openDatabase } from "../../db/open.js";
 import type { Database } from "../../db/database.js";

@@ -1,10 +1,5 @@
-import type { CliCommand } from "../main.js";
-
-/** A benchmark: gets the arguments after its name, prints a table, writes JSON with --json. */
-export interface Benchmark {
-  summary: string;
-  run(argv: string[]): Promise<number>;
-}
+import type { Benchmark } from "../bench/benchmark.js";
+import type { CliCommand } from "../cli-command.js";
 
 // One thin file per benchmark under src/cli/bench/, loaded lazily. The LoCoMo benchmarks belong to
 // the eval harness, outside the published package: `npm run bench:locomo` (evals/cli.ts).

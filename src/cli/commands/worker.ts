@@ -1,5 +1,5 @@
 import { chatModelFromSpec } from "../../models/chat-model.js";
-import type { CliCommand } from "../main.js";
+import type { CliCommand } from "../cli-command.js";
 import { parseCommandArgs } from "../common-options.js";
 import { resolveConfig } from "../../config.js";
 import { openDatabase } from "../../db/open.js";
