@@ -15,7 +15,8 @@ import { sessionConversationEntries } from "./session-conversation.js";
 import { sessionSummaryOf } from "./session-document.js";
 import { sessionMemoryId } from "./session-memory-id.js";
 import { sessionInfoOf } from "./session-metadata.js";
-import { correctedValues, staleTerms, withCorrectionsApplied } from "./withdrawn-statements.js";
+import { staleTerms } from "./stale-terms.js";
+import { correctedValues, withCorrectionsApplied } from "./withdrawn-statements.js";
 
 export interface FoldSessionOptions extends IndexSessionOptions {
   summarizer: Summarizer;
