@@ -16,6 +16,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   jobs: async () => (await import("../bench/jobs.js")).benchmark,
   jsonl: async () => (await import("../bench/jsonl.js")).benchmark,
   overhead: async () => (await import("../bench/overhead.js")).benchmark,
+  summary: async () => (await import("../bench/summary.js")).benchmark,
 };
 
 export const command: CliCommand = {
