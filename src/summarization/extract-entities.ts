@@ -98,7 +98,9 @@ export function extractEntities(text: string, options: { nlp?: boolean } = {}): 
     }
   }
   // The language model of `compromise` finds names without a cue ("Ingrid Halvorsen from finance…").
-  const doc = options.nlp === false ? null : nlp(text);
+  // Parsing is the costly part: only sentences with a capitalised word after their first are parsed.
+  const named = options.nlp === false ? [] : sentencesOf(text).filter((sentence) => INNER_CAPITAL.test(sentence) || NAME_AT_START.test(sentence));
+  const doc = named.length === 0 ? null : nlp(named.join("\n"));
   if (doc) {
     for (const raw of doc.people().out("array") as string[]) {
       const name = trimName(cleanNlpName(raw));
@@ -200,6 +202,11 @@ export function sentencesOf(text: string): string[] {
 }
 
 const ABBREVIATION_END = /(?:^|\s)(?:Mr|Mrs|Ms|Dr|Prof|St|Mt|vs|etc|e\.g|i\.e|No|approx|Inc|Ltd|Jr|Sr)\.$/;
+
+/** A capitalised word that does not start the sentence (and is not "I"). */
+const INNER_CAPITAL = /\s(?!I\b)\p{Lu}[\p{Ll}'’-]/u;
+/** Two capitalised words opening a sentence ("Ingrid Halvorsen from finance …"). */
+const NAME_AT_START = /^\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}/u;
 
 /** A name as `compromise` returns it, without the punctuation and possessive around it. */
 function cleanNlpName(raw: string): string {
