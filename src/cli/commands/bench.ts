@@ -12,6 +12,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   overhead: async () => (await import("../bench/overhead.js")).benchmark,
   locomo: async () => (await import("../checkout-commands.js")).loadCheckoutCommand("locomo", "benchmark", "langgraph-memory bench locomo"),
   "locomo-memory": async () => (await import("../checkout-commands.js")).loadCheckoutCommand("locomo-memory", "benchmark", "langgraph-memory bench locomo-memory"),
+  summary: async () => (await import("../checkout-commands.js")).loadCheckoutCommand("summary", "benchmark", "langgraph-memory bench summary"),
 };
 
 export const command: CliCommand = {
