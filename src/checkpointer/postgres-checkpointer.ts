@@ -27,6 +27,7 @@ import { CheckpointCache, ThreadCache, type ChannelState, type ItemSource } from
 import { Dumper, ValuePlanner, digest, joinRecord, needsHash, rethrowUnserializable } from "./plan-value.js";
 import { expandRanges, isInlineRef, isRef, refSeqs, type RecordRef, type Ref } from "./refs.js";
 import { ThreadLocks } from "./thread-lock.js";
+import { MessageDecoder } from "./message-decoder.js";
 import { queryPrepared } from "./prepared-query.js";
 import { fingerprintOf, type Fingerprint } from "./item-fingerprint.js";
 import { checkpointsToDelete, type RetentionRow } from "./plan-retention.js";
@@ -93,6 +94,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
   private readonly ownsDatabase: boolean;
   private readonly cache: CheckpointCache;
   private readonly locks = new ThreadLocks();
+  private readonly decoder: MessageDecoder | undefined;
   private readonly putsSincePrune = new Map<string, number>();
   private sweeper?: NodeJS.Timeout;
 
@@ -102,6 +104,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     this.options = options;
     this.ownsDatabase = ownsDatabase;
     this.cache = new CheckpointCache(options.cacheMaxItems ?? DEFAULTS.cacheMaxItems);
+    this.decoder = MessageDecoder.for(this.serde);
     validateOptions(options);
     const { idleTtlMs, sweepEveryMs } = options.retention ?? {};
     if (idleTtlMs !== undefined && sweepEveryMs !== undefined) {
@@ -560,7 +563,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
       threadCaches.set(cp.thread_id, this.cache.ensure(cp.thread_id, Number(cp.n), Number(cp.m)));
     }
     for (const [threadId, list] of itemRows) {
-      const decoded = await Promise.all(list.map((r) => this.decode(r.c!, r.blob!, () => `item ${r.n} of thread ${threadId}`)));
+      const decoded = await this.decodeItems(list, threadId);
       const map = new Map<number, unknown>();
       const tc = threadCaches.get(threadId);
       list.forEach((r, i) => {
@@ -660,6 +663,19 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     } catch (err) {
       throw corrupt(`${where()}: ${(err as Error).message}`, {}, err);
     }
+  }
+
+  /** Items' values: plain messages decoded synchronously (see `MessageDecoder`), the rest by the serializer. */
+  private async decodeItems(list: ReadRow[], threadId: string): Promise<unknown[]> {
+    const out: unknown[] = new Array(list.length);
+    const pending: Array<Promise<void>> = [];
+    list.forEach((r, i) => {
+      const fast = this.decoder?.decode(r.c!, r.blob!);
+      if (fast !== undefined) out[i] = fast;
+      else pending.push(this.decode(r.c!, r.blob!, () => `item ${r.n} of thread ${threadId}`).then((v) => void (out[i] = v)));
+    });
+    await Promise.all(pending);
+    return out;
   }
 
   private async decode(type: string, bytes: Uint8Array, where: () => string): Promise<unknown> {
