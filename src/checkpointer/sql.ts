@@ -214,21 +214,30 @@ export type PutWritesParams = [
 
 /**
  * Store a task's writes in one statement, when the caller's scope owns the thread (as in
- * {@link PUT_SQL}): their new items (the thread row is touched only when
- * there are any: epoch check, counter as in {@link PUT_SQL}) and the task's row, which holds the
- * references of all its writes. Writing a task's writes again merges them: a regular write keeps
+ * {@link PUT_SQL}): their new items and the task's row, which holds the references of all its
+ * writes. The thread row is written only when the items need a new block of numbers (counter
+ * checked and advanced as in {@link PUT_SQL}); items numbered from a block this process already
+ * holds only check the epoch and lock the row FOR KEY SHARE, so a concurrent deleteThread waits
+ * for this statement (or this one finds the thread gone and stores nothing) without a new row
+ * version of the thread per write. Writing a task's writes again merges them: a regular write keeps
  * the first value stored for its idx, a special write (error, interrupt: negative idx) replaces
  * it, as MemorySaver does.
  */
 export const PUT_WRITES_SQL = `
 WITH sources_ok AS (${SOURCES_OK(15)}
 ), scope_ok AS (${SCOPE_OK(19, 20)}
-), t AS (
+), reserving AS (
   INSERT INTO threads AS th (thread_id, tenant_id, user_id, next_item_seq)
-  SELECT $1, $19, $20, $8::int8 + $6::int8 WHERE $9::int4 > 0 AND (SELECT ok FROM scope_ok) AND (SELECT ok FROM sources_ok)
+  SELECT $1, $19, $20, $8::int8 + $6::int8 WHERE $9::int4 > 0 AND $6::int8 > 0 AND (SELECT ok FROM scope_ok) AND (SELECT ok FROM sources_ok)
   ON CONFLICT (thread_id) DO UPDATE SET next_item_seq = th.next_item_seq + $6::int8, updated_at = now()
-  WHERE th.epoch = $7::int8 AND ($6::int8 = 0 OR th.next_item_seq = $8::int8)
+  WHERE th.epoch = $7::int8 AND th.next_item_seq = $8::int8
   RETURNING th.epoch
+), in_block AS (
+  SELECT th.epoch FROM threads th
+  WHERE th.thread_id = $1 AND th.epoch = $7::int8 AND $9::int4 > 0 AND $6::int8 = 0 AND (SELECT ok FROM scope_ok) AND (SELECT ok FROM sources_ok)
+  FOR KEY SHARE
+), t AS (
+  SELECT epoch FROM reserving UNION ALL SELECT epoch FROM in_block
 ), ok AS (
   SELECT (SELECT ok FROM scope_ok) AND CASE WHEN $9::int4 > 0 THEN EXISTS (SELECT 1 FROM t) ELSE (SELECT ok FROM sources_ok) END AS ok
 ), ins_items AS (
