@@ -6,6 +6,7 @@
 import { ownerMatchesSql } from "../threads/thread-owner-queries.js";
 import { refPairsSql } from "./refs.js";
 import { tsSql } from "./checkpoint-row.js";
+import { ROW_KIND } from "./read-rows.js";
 
 /**
  * Rows of the statement's namespace that its reused items come from; each is locked FOR KEY SHARE
@@ -264,25 +265,6 @@ SELECT (SELECT ok FROM scope_ok) AS scope_ok, (SELECT ok FROM ok) AS ok, (SELECT
        (SELECT epoch FROM t) AS epoch, th.epoch AS cur_epoch, th.next_item_seq AS cur_next
 ${CURRENT_THREAD}`;
 
-/** One row of {@link readSql}'s result; `k` says which kind (see the column comments there). */
-export interface ReadRow {
-  k: number;
-  thread_id: string;
-  ns: string | null;
-  a: string | null;
-  b: string | null;
-  c: string | null;
-  d: string | null;
-  e: string | null;
-  f: string | null;
-  g: string | null;
-  h: string | null;
-  v: number | null;
-  blob: Uint8Array | null;
-  n: number | null;
-  m: number | null;
-}
-
 /**
  * Read checkpoints with everything needed to rebuild them, in one statement and one round trip.
  * `where` filters `checkpoints c` (parameters from $8 on); $1–$3 say which items the caller
@@ -294,11 +276,8 @@ export interface ReadRow {
  * depends only on the shape of `where`, so each shape is prepared once per connection. Each item
  * is fetched once however many of the checkpoints and writes refer to it.
  *
- * Row kinds: 0 checkpoint (a id, b parent, c channel_versions, d metadata, e vals, f
- * versions_seen, g extra (json texts), h ts (ISO text), v, n epoch, m next_item_seq); 2 item (c
- * type, blob, n seq, m tokens); 3 a task's pending writes (ns, a checkpoint, b task, d writes
- * json, e path); 4 the same for a pre-v4 checkpoint's parent, whose pending sends it needs; 5
- * the thread $7 is not the caller's.
+ * The rows are of the kinds in read-rows.ts (`ROW_KIND`), all in one shape of columns
+ * (`ReadWireRow`); `readRowOf` there names each kind's columns and must change with this text.
  */
 export function readSql(where: string): string {
   return `
@@ -310,11 +289,11 @@ WITH cps AS (
   ORDER BY c.checkpoint_id DESC, c.thread_id DESC, c.checkpoint_ns DESC
   LIMIT $4::int8
 ), ws AS (
-  SELECT 3 AS k, w.thread_id, w.checkpoint_ns, w.checkpoint_id, w.task_id, w.task_path, w.writes
+  SELECT ${ROW_KIND.writes} AS k, w.thread_id, w.checkpoint_ns, w.checkpoint_id, w.task_id, w.task_path, w.writes
   FROM cps c
   JOIN checkpoint_writes w ON w.thread_id = c.thread_id AND w.checkpoint_ns = c.checkpoint_ns AND w.checkpoint_id = c.checkpoint_id
   UNION ALL
-  SELECT 4, w.thread_id, w.checkpoint_ns, c.checkpoint_id, w.task_id, w.task_path, w.writes
+  SELECT ${ROW_KIND.parentSends}, w.thread_id, w.checkpoint_ns, c.checkpoint_id, w.task_id, w.task_path, w.writes
   FROM cps c
   JOIN checkpoint_writes w ON w.thread_id = c.thread_id AND w.checkpoint_ns = c.checkpoint_ns
    AND w.checkpoint_id = c.parent_checkpoint_id
@@ -324,7 +303,7 @@ WITH cps AS (
   SELECT c.thread_id, v.value AS r FROM cps c CROSS JOIN LATERAL json_each(c.vals) AS v
   UNION ALL
   SELECT ws.thread_id, e -> 2 FROM ws CROSS JOIN LATERAL json_array_elements(ws.writes) AS e
-  WHERE ws.k = 3 OR e ->> 1 = '__pregel_tasks'
+  WHERE ws.k = ${ROW_KIND.writes} OR e ->> 1 = '__pregel_tasks'
 ), need AS (
   SELECT g.thread_id,
          unnest(g.m - CASE WHEN g.thread_id = $1::text AND th.epoch = $2::int8 THEN $3::int8multirange
@@ -340,18 +319,18 @@ WITH cps AS (
   FROM need n
   JOIN checkpoint_items i ON i.thread_id = n.thread_id AND i.seq >= lower(n.r) AND i.seq < upper(n.r)
 )
-SELECT 0 AS k, c.thread_id, c.checkpoint_ns AS ns, c.checkpoint_id AS a, c.parent_checkpoint_id AS b,
+SELECT ${ROW_KIND.checkpoint} AS k, c.thread_id, c.checkpoint_ns AS ns, c.checkpoint_id AS a, c.parent_checkpoint_id AS b,
        c.channel_versions::text AS c, c.metadata::text AS d, c.vals::text AS e, c.versions_seen::text AS f, c.extra::text AS g,
        ${tsSql("c.ts")} AS h, c.v::int4 AS v, NULL::bytea AS blob, th.epoch AS n, th.next_item_seq AS m
 FROM cps c LEFT JOIN threads th ON th.thread_id = c.thread_id
 UNION ALL
-SELECT 2, its.thread_id, NULL, NULL, NULL, its.type, NULL, NULL, NULL, NULL, NULL, NULL, its.blob, its.seq, its.tokens::int8
+SELECT ${ROW_KIND.item}, its.thread_id, NULL, NULL, NULL, its.type, NULL, NULL, NULL, NULL, NULL, NULL, its.blob, its.seq, its.tokens::int8
 FROM its
 UNION ALL
 SELECT ws.k, ws.thread_id, ws.checkpoint_ns, ws.checkpoint_id, ws.task_id, NULL, ws.writes::text, ws.task_path, NULL, NULL, NULL, NULL, NULL, NULL, NULL
 FROM ws
 UNION ALL
-SELECT 5, $7::text, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+SELECT ${ROW_KIND.foreignThread}, $7::text, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
 FROM (SELECT 1) one LEFT JOIN thread_owners o ON o.thread_id = $7::text
 WHERE $7::text IS NOT NULL AND NOT ${ownerMatchesSql("o", "$5", "$6")}
   AND (o.thread_id IS NOT NULL OR EXISTS (SELECT 1 FROM threads x WHERE x.thread_id = $7::text))`;
