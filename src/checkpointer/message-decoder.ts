@@ -21,7 +21,7 @@ import { JsonPlusSerializer, type SerializerProtocol } from "@langchain/langgrap
 export class MessageDecoder {
   private static readonly shared = new MessageDecoder();
   private readonly utf8 = new TextDecoder();
-  private readonly aliases = new Map<Function, Record<string, string>>();
+  private readonly aliases = new Map<MessageClass, Record<string, string>>();
 
   /** The decoder when `serde` is LangGraph's default serializer itself (not a subclass); else undefined. */
   static for(serde: SerializerProtocol): MessageDecoder | undefined {
@@ -50,23 +50,27 @@ export class MessageDecoder {
     // Deeper than load()'s limit (50) or holding anything a reviver would turn into an object.
     if (!isPlainJson(kwargs, 2)) return undefined;
     const name = r.id[2];
-    const builder = Object.prototype.hasOwnProperty.call(messageClasses, name) ? (messageClasses as Record<string, unknown>)[name] : undefined;
+    const builder = Object.hasOwn(messageClasses, name) ? (messageClasses as Record<string, unknown>)[name] : undefined;
     // BaseMessage overrides instanceof with a duck-typed check: test the prototype chain itself.
     if (typeof builder !== "function" || !Object.prototype.isPrototypeOf.call(BaseMessage.prototype, builder.prototype)) return undefined;
-    const aliases = this.aliasesOf(builder);
+    const cls = builder as MessageClass;
+    const aliases = this.aliasesOf(cls);
     const fields: Record<string, unknown> = {};
     for (const key in kwargs) {
       if (Object.hasOwn(kwargs, key)) fields[aliases[key] || camelCase(key)] = (kwargs as Record<string, unknown>)[key];
     }
-    return new (builder as new (fields: unknown) => BaseMessage)(fields);
+    return new cls(fields);
   }
 
   /** The class's `lc_aliases` along its prototype chain, inverted (JSON key → field), as load() applies them. */
-  private aliasesOf(builder: Function): Record<string, string> {
+  private aliasesOf(builder: MessageClass): Record<string, string> {
     let out = this.aliases.get(builder);
     if (!out) {
       const aliases: Record<string, string> = {};
-      for (let c: Function | null = builder; c && c.prototype; c = Object.getPrototypeOf(c)) Object.assign(aliases, Reflect.get(c.prototype, "lc_aliases"));
+      // The class, its parents, … up to Function.prototype (which has no `prototype` of its own).
+      for (let c: { prototype?: object } | null = builder as { prototype?: object }; c?.prototype; c = Object.getPrototypeOf(c)) {
+        Object.assign(aliases, Reflect.get(c.prototype, "lc_aliases"));
+      }
       out = {};
       for (const [field, key] of Object.entries(aliases)) out[key] = field;
       this.aliases.set(builder, out);
@@ -74,6 +78,9 @@ export class MessageDecoder {
     return out;
   }
 }
+
+/** A message class of `@langchain/core/messages` (constructed from its fields, as load() does). */
+type MessageClass = new (fields: unknown) => BaseMessage;
 
 const OPEN_BRACE = 0x7b;
 
