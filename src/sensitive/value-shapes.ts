@@ -92,3 +92,34 @@ export function groupedDigitsAt(text: string, from: number): { start: number; en
   const start = from + m[0].indexOf(m[1]);
   return { start, end: start + m[1].length };
 }
+
+/**
+ * The keypad's symbol keys named in words, in the languages of the lexicon (Wiktionary's
+ * translations of "asterisk" and "number sign" as said on a phone), and the words that join keys.
+ */
+const KEYPAD_WORD = String.raw`(?:\*|#|star|asterisk|hash|pound|stern|sternchen|raute|etoile|étoile|diese|dièse|asterisco|almohadilla|numeral|cancelletto|cerquilha|sterretje|hekje|gwiazdk[ai]|krzyżyk|krzyzyk|yıldız|yildiz|kare|stjärna|stjarna|fyrkant|stjerne|firkant|звёздочк[ау]|звездочк[ау]|решётк[ау]|решетк[ау])`;
+const JOIN_WORD = String.raw`(?:and|then|und|dann|et|puis|y|e|i|och|og|en|и|затем)`;
+const KEYED_CODE = new RegExp(
+  String.raw`^\s*["'“‘(\[]?((?:${KEYPAD_WORD}[ ,]+)?\d{1,4}(?:[ .-]\d{1,4}){0,7}(?:[ ,]+(?:${JOIN_WORD}\s+)?${KEYPAD_WORD}(?![\p{L}\d]))?)`,
+  "iu",
+);
+
+/**
+ * A code as it is keyed or read out, at `from`: digits with a keypad symbol key named before or
+ * after them ("star 7 7 3 hash", "5519 i krzyżyk"), or four or more single digits spoken one by
+ * one ("0 3 1 5"). Plain numbers are not: those are pinShaped's.
+ *
+ * @example
+ * keyedCodeAt("is star 7 7 3 hash", 3) // { start: 3, end: 18 }
+ */
+export function keyedCodeAt(text: string, from: number): { start: number; end: number } | null {
+  const m = KEYED_CODE.exec(text.slice(from, from + 120));
+  if (!m) return null;
+  const value = m[1];
+  const digits = value.replace(/\D/g, "");
+  const keyed = new RegExp(KEYPAD_WORD, "iu").test(value.replace(/\d/g, ""));
+  const spoken = /^\d(?: \d){3,11}$/.test(value);
+  if (!(keyed && digits.length >= 3 && digits.length <= 12) && !spoken) return null;
+  const start = from + m[0].indexOf(value);
+  return { start, end: start + value.length };
+}
