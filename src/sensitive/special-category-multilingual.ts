@@ -1,6 +1,7 @@
 import type { Detector, SpecialCategory } from "./categories.js";
 import { compileLexicon, cuesInTokens, cuesWithin, findCues, type CueHit } from "./cue-words.js";
 import {
+  COPULA_WORDS,
   PARTY_NAMES,
   PARTY_WORDS,
   PERSON_WORDS,
@@ -18,6 +19,7 @@ import {
  */
 
 const PERSON = compileLexicon(PERSON_WORDS);
+const COPULA = compileLexicon(COPULA_WORDS);
 /** How far (in characters) a clause reaches around a term for its subject. */
 const CLAUSE_REACH = 80;
 
@@ -44,18 +46,30 @@ function aboutSomeone(text: string, hit: CueHit): boolean {
   return cuesInTokens(text, PERSON, Math.max(0, hit.first - PERSON_REACH - 3), hit.first).some((p) => p.last <= hit.first && hit.first - p.last <= PERSON_REACH && !/[.!?;\n]/.test(text.slice(p.end, hit.start)));
 }
 
+/** A device or part named after the term: "bipolar transistor", "bipolare Elektrode" are electronics, not a diagnosis. */
+const TECHNICAL_HEAD = /^[- ](?:junction|transistors?|electrodes?|elektroden?|electrodos?|elettrodi|stepper|schrittmotor|motor|plates?|cells?|zellen?|transistoren|transistores|transistori)\b/i;
+
+/** The token before the term is a copula ("ich bin Sinto", "she is Roma"). */
+function rightAfterCopula(text: string, hit: CueHit): boolean {
+  return cuesInTokens(text, COPULA, Math.max(0, hit.first - 1), hit.first).length > 0;
+}
+
 function termsDetector(category: SpecialCategory): Detector | null {
   const terms = SPECIAL_CATEGORY_WORDS[category];
   if (!terms) return null;
   const anywhere = compileLexicon(terms.anywhere);
   const aboutPerson = terms.aboutPerson.length > 0 ? compileLexicon(terms.aboutPerson) : null;
+  const afterCopula = terms.afterCopula && terms.afterCopula.length > 0 ? compileLexicon(terms.afterCopula) : null;
   return {
     name: `${category}_terms`,
     category,
     find(text) {
       const out = findCues(text, anywhere).map((h) => ({ start: h.start, end: h.end }));
       if (aboutPerson) {
-        for (const hit of findCues(text, aboutPerson)) if (aboutSomeone(text, hit)) out.push({ start: hit.start, end: hit.end });
+        for (const hit of findCues(text, aboutPerson)) if (aboutSomeone(text, hit) && !TECHNICAL_HEAD.test(text.slice(hit.end, hit.end + 24))) out.push({ start: hit.start, end: hit.end });
+      }
+      if (afterCopula) {
+        for (const hit of findCues(text, afterCopula)) if (rightAfterCopula(text, hit)) out.push({ start: hit.start, end: hit.end });
       }
       return out;
     },
@@ -99,7 +113,7 @@ const PREP: Detector = {
 };
 
 export const MULTILINGUAL_SPECIAL_CATEGORY_DETECTORS: Detector[] = [
-  ...(["health", "criminal_record", "sexual_orientation", "religion", "political_opinion", "ethnicity", "trade_union", "biometric"] as const)
+  ...(["health", "genetic", "criminal_record", "sexual_orientation", "religion", "political_opinion", "ethnicity", "trade_union", "biometric"] as const)
     .map(termsDetector)
     .filter((d): d is Detector => d !== null),
   actAndObject("party_support", "political_opinion", POLITICAL_ACTS, [...PARTY_WORDS, ...PARTY_NAMES]),

@@ -24,7 +24,8 @@ const HEALTH_TERMS = [
   "asthma(?:tic)?",
   "epilep(?:sy|tic)",
   "schizophreni[a-z]*",
-  "bipolar(?: disorder)?",
+  // Not the transistor, the electrode or the stepper motor.
+  "bipolar(?![- ](?:junction|transistors?|electrodes?|stepper|plates?|coordinates?|outflows?|cells?))(?: disorder)?",
   "autis(?:m|tic)",
   "anorexi[a-z]*",
   "bulimi[a-z]*",
