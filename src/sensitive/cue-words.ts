@@ -107,7 +107,12 @@ function matchesOne(m: Matchers, word: string, dels: string[] | null): boolean {
   for (const tail of m.tails) if (word.length > tail.length && word.endsWith(tail)) return true;
   for (const part of m.contains) if (word.includes(part)) return true;
   if (m.inflect && word.length >= 6) {
-    for (const ending of INFLECTION_ENDINGS) if (word.length - ending.length >= 4 && word.endsWith(ending) && m.words.has(word.slice(0, -ending.length))) return true;
+    for (const ending of INFLECTION_ENDINGS) {
+      if (word.length - ending.length < 4 || !word.endsWith(ending)) continue;
+      const base = word.slice(0, -ending.length);
+      if (m.words.has(base)) return true;
+      for (const tail of m.tails) if (base.length > tail.length && base.endsWith(tail)) return true;
+    }
   }
   if (dels !== null && m.deletions.size > 0) {
     if (m.deletions.has(word)) return true;

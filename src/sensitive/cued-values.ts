@@ -238,7 +238,7 @@ interface CueRule {
   before: boolean;
 }
 
-const CODE_COMPOUND = /(?:digicode|turcode|torcode|alarmcode|deurcode|toegangscode|portkod|dorrkod|larmkod|portkode|dorkode)$|^(?:door|gate|alarm|entry|access|keypad|lock|unlock|garage|security) code$/;
+const CODE_COMPOUND = /(?:digicode|turcode|torcode|alarmcode|deurcode|toegangscode|portkod|dorrkod|larmkod|portkode|dorkode)(?:en|et|er|erna|ene|a|e|s)?$|^(?:door|gate|alarm|entry|access|keypad|lock|unlock|garage|security) code$/;
 
 const RULES: CueRule[] = [
   { concept: "password", category: "password", want: "password", before: true },

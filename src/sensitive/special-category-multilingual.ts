@@ -9,6 +9,8 @@ import {
   SPECIAL_CATEGORY_WORDS,
   UNION_ACTS,
   UNION_NAMES,
+  WORSHIP_ACTS,
+  WORSHIP_PLACES,
 } from "./lexicon/special-category-words.js";
 
 /**
@@ -118,6 +120,7 @@ export const MULTILINGUAL_SPECIAL_CATEGORY_DETECTORS: Detector[] = [
     .filter((d): d is Detector => d !== null),
   actAndObject("party_support", "political_opinion", POLITICAL_ACTS, [...PARTY_WORDS, ...PARTY_NAMES]),
   actAndObject("union_membership", "trade_union", UNION_ACTS, UNION_NAMES),
+  actAndObject("worship_attended", "religion", WORSHIP_ACTS, WORSHIP_PLACES),
   GENETIC_RAW_DATA,
   PREP,
 ];

@@ -104,6 +104,8 @@ const KEYED_CODE = new RegExp(
   "iu",
 );
 
+const KEYPAD_ANYWHERE = new RegExp(KEYPAD_WORD, "iu");
+
 /**
  * A code as it is keyed or read out, at `from`: digits with a keypad symbol key named before or
  * after them ("star 7 7 3 hash", "5519 i krzyżyk"), or four or more single digits spoken one by
@@ -117,7 +119,7 @@ export function keyedCodeAt(text: string, from: number): { start: number; end: n
   if (!m) return null;
   const value = m[1];
   const digits = value.replace(/\D/g, "");
-  const keyed = new RegExp(KEYPAD_WORD, "iu").test(value.replace(/\d/g, ""));
+  const keyed = KEYPAD_ANYWHERE.test(value.replace(/\d/g, ""));
   const spoken = /^\d(?: \d){3,11}$/.test(value);
   if (!(keyed && digits.length >= 3 && digits.length <= 12) && !spoken) return null;
   const start = from + m[0].indexOf(value);

@@ -105,7 +105,7 @@ export const CREDENTIAL_WORDS: Readonly<Record<CredentialConcept, readonly strin
     // nl
     "deur", "voordeur", "achterdeur", "poort", "kluis", "slot", "fietsslot", "woning", "kantoor", "telefoon",
     // pl tr sv ru
-    "drzwi", "brama", "garaz", "sejf", "klodka", "kapi", "garaj", "kasa", "kilit", "dorr", "port", "larm", "kassaskap", "las",
+    "drzwi", "brama", "bram*", "garaz*", "sejf*", "klodk*", "furtk*", "kapi", "garaj", "kasa", "kilit", "dorr", "port", "larm", "kassaskap", "las",
     "двер*", "ворот*", "гараж*", "сигнализац*", "сейф*", "замк*", "замок", "домофон*",
     // ja zh ko
     "ドア", "玄関", "金庫", "ロッカー", "门", "門", "保险箱", "锁", "鎖", "门禁", "문", "현관", "금고", "도어락",

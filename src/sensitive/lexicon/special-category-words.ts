@@ -59,6 +59,10 @@ export const SPECIAL_CATEGORY_WORDS: Readonly<Partial<Record<SpecialCategory, Sp
       "mastectom*", "mastektom*", "mastectomie", "мастэктом*", "乳房切除", "유방 절제",
       "zoliakie", "coeliaque", "celiaque", "celiaco", "celiaca", "celiachia", "celiaquia", "celiakia", "celiakie", "celiaki", "cøliaki", "keliakia", "coeliakie", "colyak", "целиаки*", "セリアック", "乳糜泻", "셀리악",
       "depresyon ilaci", "depresyon ilaclari", "антидепрессанты",
+      // intolerances, anxiety disorders, HIV status
+      "laktoseintoleranz", "glutenunvertraglichkeit", "*unvertraglichkeit", "intolerance au lactose", "intolerance au gluten", "intolerancia a la lactosa", "intolerancia al gluten", "intolleranza al lattosio", "intolleranza al glutine", "lactose-intolerant*", "nietolerancj*",
+      "angststorung*", "trouble anxieux", "troubles anxieux", "trastorno de ansiedad", "disturbo d'ansia", "transtorno de ansiedade", "angststoornis", "zaburzenia lekowe", "anksiyete bozuklug*", "тревожн* расстройств*",
+      "sieropositiv*", "seropositi*", "soropositiv*", "hiv-positiv*", "hiv-positief", "вич-положител*",
       // fertility treatment
       "ivf", "in vitro fertilisation", "in vitro fertilization", "in-vitro-fertilisation", "kunstliche befruchtung", "kinderwunschbehandlung", "fecondation in vitro", "fecundacion in vitro", "fecondazione in vitro", "fertilizacao in vitro", "ivf-behandeling", "tup bebek", "экстракорпоральн*", "体外受精", "试管婴儿", "시험관 시술", "fertility treatment", "infertil*", "unfruchtbar*",
     ],
@@ -67,6 +71,7 @@ export const SPECIAL_CATEGORY_WORDS: Readonly<Partial<Record<SpecialCategory, Sp
       "krebs", "cancer", "cancro", "cancer", "kanker", "rak", "kanser", "рак", "asthma", "asthme", "asma", "astma", "astim", "астм*", "喘息", "哮喘", "천식", "bipolar*", "bipolaire", "bipolare", "biegunow*", "биполяр*", "alcoholic", "alcoholico", "alcoholica", "alcoolique", "лечусь", "通院", "治疗中", "치료 중",
       "allergi*", "allergie", "alergi*", "аллерги*", "アレルギー", "过敏", "알레르기", "schwanger*", "enceinte", "embarazad*", "incinta", "gravida", "zwanger", "w ciazy", "hamile", "gravid", "беремен*", "妊娠", "怀孕", "임신",
       "diagnostiziert", "diagnostique", "diagnosticad*", "diagnosticat*", "gediagnosticeerd", "zdiagnozowan*", "teshis", "диагноз*", "診断", "确诊", "진단",
+      "kreft", "kraeft", "kræft", "syopa*", "raka", "rakiem", "in cura", "in terapia", "en tratamiento", "em tratamento", "in behandeling", "in behandlung", "en traitement", "w trakcie leczenia", "tedavi goruyorum",
       "therapeut*", "terapeut*", "psychotherapeut*", "psykoterapeut*", "psicoterapeut*", "психотерапевт*",
       // Hindustani (romanised): "sugar" and "BP" name diabetes and hypertension.
       "sugar hai", "sugar ki bimari", "bp hai", "bimari hai",
@@ -81,7 +86,7 @@ export const SPECIAL_CATEGORY_WORDS: Readonly<Partial<Record<SpecialCategory, Sp
       "前科", "懲役", "刑務所", "服役", "執行猶予", "犯罪记录", "案底", "坐牢", "判刑", "缓刑", "전과", "징역", "교도소", "수감", "집행유예",
       "out of prison", "out of jail", "released from prison", "released from jail", "behind bars", "doing time", "serving time", "hinter gittern", "aus dem gefangnis", "derriere les barreaux", "sorti de prison",
       "tras las rejas", "sali de la carcel", "dietro le sbarre", "uscito di prigione", "atras das grades", "sai da prisao", "achter de tralies", "uit de gevangenis", "za kratkami", "z wiezienia", "parmaklik arkasinda", "за решеткой", "из тюрьмы",
-      "me condenaron", "domdes", "domdes for", "sonet en dom", "sonet dommen", "har sonet", "sonar ett straff", "odsiedział*",
+      "fait de la prison", "fait de la taule", "stato in carcere", "stata in carcere", "estuve preso", "estuve presa", "fiquei preso", "fiquei presa", "me condenaron", "domdes", "domdes for", "sonet en dom", "sonet dommen", "har sonet", "sonar ett straff", "odsiedział*",
     ],
     aboutPerson: [
       "arrested", "charged with", "court date", "in prison", "in jail", "incarcerated", "sentenced", "conviction", "wyrok", "festgenommen", "verhaftet", "verurteilt", "gefangnis", "arrete", "arretee", "condamne", "condamnee", "prison", "detenido", "detenida", "arrestad*", "condenad*", "carcel", "prision", "arrestato", "arrestata", "condannat*", "carcere", "condenad*", "prisao", "cadeia",
@@ -132,16 +137,16 @@ export const SPECIAL_CATEGORY_WORDS: Readonly<Partial<Record<SpecialCategory, Sp
       "系アメリカ人", "日系", "在日", "華裔", "华裔", "非裔", "亚裔", "교포",
       "sinti", "sintezza", "romni", "romnja", "gitano", "gitana", "gitan", "gitane", "zingar*", "cigano", "cigana", "zigeuner*", "cygan*", "cingene", "zigenare", "цыган*",       "kurde", "kurdin", "kurdo", "kurda", "curdo", "curda", "koerd*", "kurdyj*", "kurdisk", "курд*", "berbere", "bereber", "amazigh", "uigur*", "ouighour*", "uiguri", "уйгур*", "ウイグル", "维吾尔", "hindoestaan*", "afro-*", "afrodescendiente*", "afrodescendant*", "afrobrasileir*", "afrodeutsch*", "metis", "metisse", "mestizo", "mestiza", "meticcio", "mestico", "mestica", "mulat*",
       "indigene", "autochtone", "indigena", "indigeno", "inheems", "urfolk", "коренн* народ*", "先住民", "原住民", "원주민", "ainu", "アイヌ", "samisk", "saamelai*",
-      "molukker*", "molukse", "moluks", "jenische", "jenischen", "yenish", "tatar*", "татар*", "pomak*", "aromun*", "sorb*", "sorbe", "lusacien*", "cajun", "creole",
+      "kurden", "molukker*", "molukse", "moluks", "jenische", "jenischen", "yenish", "tatar*", "татар*", "pomak*", "aromun*", "sorb*", "sorbe", "lusacien*", "cajun", "creole",
     ],
-    afterCopula: ["sinto", "rom", "roma", "jenisch", "jenischer", "traveller", "gitano", "gitana"],
+    afterCopula: ["sinto", "rom", "roma", "romem", "romka", "romowie", "jenisch", "jenischer", "traveller", "gitano", "gitana"],
     // Origin words also describe products and data ("pays d'origine", "Herkunft der Daten").
     aboutPerson: ["d'origine", "de origen", "di origine", "de origem", "afkomst", "herkunft", "abstammung", "pochodzenia", "kokenli", "asilli", "происхождени*", "roma"],
   },
   trade_union: {
     anywhere: [
       "gewerkschaft*", "gewerkschaftlich*", "gewerkschafter*", "syndicat", "syndicats", "syndique", "syndiquee", "syndicaliste", "sindicato", "sindicatos", "sindicalista", "sindicad*", "sindacato", "sindacati", "sindacalista", "sindacalizzat*", "sindicalizad*",
-      "strike ballot", "balloting for strike", "ballot for strike action", "urabstimmung", "streikabstimmung", "vakbond*", "vakbondslid", "zwiazek zawodowy", "zwiazku zawodowego", "zwiazkow*", "sendika*", "fackforbund*", "facket", "fackligt", "fagforening*", "ammattiliit*", "профсоюз*", "労働組合", "組合員", "労組", "工会", "노동조합", "노조",
+      "strike ballot", "balloting for strike", "ballot for strike action", "urabstimmung", "streikabstimmung", "vakbond*", "vakbondslid", "zwiazek zawodowy", "zwiazku zawodowego", "zwiazku zawodowym", "zwiazkach zawodowych", "zwiazkowiec", "zwiazkowczyni", "zwiazkow*", "sendika*", "fackforbund*", "facket", "fackligt", "fagforening*", "ammattiliit*", "профсоюз*", "労働組合", "組合員", "労組", "工会", "노동조합", "노조",
     ],
     aboutPerson: [],
   },
@@ -172,7 +177,7 @@ export const SPECIAL_CATEGORY_WORDS: Readonly<Partial<Record<SpecialCategory, Sp
  */
 export const POLITICAL_ACTS: readonly string[] = [
   "wahle", "wahlte", "gewahlt", "stimme", "stimmte", "mitglied", "unterstutze", "unterstutzer*", "votes", "voter", "vote pour", "j'ai vote", "membre", "militant*", "milite", "soutiens", "adherent*",
-  "aktiv", "aktiva", "aktive", "engagiert", "engagee", "activo", "activa", "attivo", "attiva", "ativo", "ativa", "actief", "aktywny", "aktywna", "aktif", "stemte", "stemmer", "stemt", "voto", "votado", "votare", "votaré", "votei", "votarei", "votamos", "afiliado", "afiliada", "miembro", "militante", "apoyo", "votato", "iscritto", "iscritta", "membro", "sostengo", "filiado", "filiada", "apoio",
+  "vote", "aktiv", "aktiva", "aktive", "engagiert", "engagee", "activo", "activa", "attivo", "attiva", "ativo", "ativa", "actief", "aktywny", "aktywna", "aktif", "stemte", "stemmer", "stemt", "voto", "votado", "votare", "votaré", "votei", "votarei", "votamos", "afiliado", "afiliada", "miembro", "militante", "apoyo", "votato", "iscritto", "iscritta", "membro", "sostengo", "filiado", "filiada", "apoio",
   "stem", "stemde", "gestemd", "lid", "steun", "glosuje", "glosowal*", "czlonek", "czlonkiem", "czlonkini*", "popieram", "oy", "uyesi*", "destekliyorum", "rostar", "rostade", "medlem", "stodjer", "голосую", "голосовал*", "член", "поддерживаю",
   "投票", "支持", "入党", "지지", "투표", "가입",
 ];
@@ -261,3 +266,20 @@ export const FEMALE_PARTNER = String.raw`(?:(?:my|meine?r?|ma|mi|la mia|minha|a 
 /** A speaker saying their gender: "(m, 34)", "soy chico", "je suis une femme", Japanese 僕/俺. */
 export const MALE_SPEAKER = String.raw`(?:\(\s*(?:m|male|männlich)\s*[,/]\s*\d{2}\s*\)|\(\s*\d{2}\s*[,/]?\s*m\s*\)|\b(?:soy|je suis|ich bin|sono|sou|ik ben|jestem|i'm|i am|jag är|jeg er)\s+(?:un |una |ein |een |a |um |o )?(?:chico|hombre|homme|garçon|garcon|mec|mann|junge|typ|ragazzo|uomo|homem|rapaz|man|jongen|mężczyzną|facetem|guy|kille|fyr)\b|僕|俺)`;
 export const FEMALE_SPEAKER = String.raw`(?:\(\s*(?:f|w|female|weiblich)\s*[,/]\s*\d{2}\s*\)|\(\s*\d{2}\s*[,/]?\s*[fw]\s*\)|\b(?:soy|je suis|ich bin|sono|sou|ik ben|jestem|i'm|i am|jag är|jeg er)\s+(?:una |une |eine |een |a |uma |um )?(?:chica|mujer|femme|fille|frau|mädchen|ragazza|donna|mulher|menina|vrouw|meisje|kobietą|dziewczyną|woman|girl|tjej|kvinna|jente|kvinne)\b|あたし)`;
+
+/**
+ * Worship attended: a going, attending or membership verb (first person or plural) and a place or
+ * service of worship in one clause ("ich gehe jeden Sonntag in die Kirche", "vamos a misa",
+ * "chodzę do kościoła", "jag är medlem i Pingstkyrkan"). Source: Wiktionary's translations of
+ * "church", "mass" (service), "mosque", "synagogue", "temple" (Hindu, Sikh), "congregation".
+ * German "Messe" is also a trade fair: only "Gottesdienst" there.
+ */
+export const WORSHIP_ACTS: readonly string[] = [
+  "gehe", "gehen", "besuche", "besuchen", "vais", "allons", "vas", "voy", "vamos", "asisto", "vado", "andiamo", "frequento", "vou", "frequento", "ga", "gaan", "bezoek", "chodze", "chodzimy", "gidiyorum", "gideriz",
+  "gar", "går", "gaar", "går", "хожу", "ходим", "mitglied", "membre", "miembro", "membro", "lid", "medlem", "czlonkiem", "uyesiyim", "член",
+];
+export const WORSHIP_PLACES: readonly string[] = [
+  "kirche", "gottesdienst", "moschee", "synagoge", "freitagsgebet", "eglise", "mosquee", "synagogue", "iglesia", "misa", "mezquita", "sinagoga", "chiesa", "messa", "moschea", "igreja", "missa", "mesquita",
+  "kerk", "moskee", "synagoge", "koscio*", "msza", "msze", "meczet*", "synagog*", "camiye", "cami", "kyrkan", "kyrka*", "*kyrkan", "massan", "moskén", "mosken", "kirken", "*kirken", "moskeen", "церковь", "церкви", "мечеть", "мечеть", "синагог*",
+  "gurdwara", "mandir",
+];
