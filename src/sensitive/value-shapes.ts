@@ -107,6 +107,37 @@ const KEYED_CODE = new RegExp(
 const KEYPAD_ANYWHERE = new RegExp(KEYPAD_WORD, "iu");
 
 /**
+ * The digits 0–9 as words in the lexicon's European languages and Russian and Turkish (closed
+ * class: Wiktionary's "Appendix:Cardinal numbers"), for codes read out ("four seven two nine").
+ */
+const DIGIT_WORDS = new Set(
+  (
+    "zero oh one two three four five six seven eight nine null eins zwei drei vier fünf funf sechs sieben acht neun zéro un deux trois quatre cinq six sept huit neuf " +
+    "cero uno dos tres cuatro cinco seis siete ocho nueve due tre quattro cinque sei sette otto nove um dois três tres quatro sete oito " +
+    "nul een twee drie vijf zes zeven negen jeden dwa trzy cztery pięć piec sześć szesc siedem osiem dziewięć dziewiec noll ett två tva fyra fem sex sju åtta atta nio " +
+    "en to fire seks syv åtte atte otte ni ноль один два три четыре пять шесть семь восемь девять sıfır sifir bir iki üç uc dört dort beş bes altı alti yedi sekiz dokuz"
+  ).split(" "),
+);
+const WORD_RUN = /^\s*((?:[\p{L}]+(?:[ ,-]+|$)){4,12})/u;
+
+/** Four to twelve digit words in a row at `from` ("vier sieben zwei neun"), or keypad words among them. */
+function spokenDigitsAt(text: string, from: number): { start: number; end: number } | null {
+  const m = WORD_RUN.exec(text.slice(from, from + 140));
+  if (!m) return null;
+  const words = m[1].split(/[ ,-]+/).filter(Boolean);
+  let n = 0;
+  let end = from + m[0].indexOf(m[1]);
+  const start = end;
+  for (const w of words) {
+    const lower = w.toLowerCase();
+    if (!DIGIT_WORDS.has(lower)) break;
+    n++;
+    end = text.indexOf(w, end) + w.length;
+  }
+  return n >= 4 ? { start, end } : null;
+}
+
+/**
  * A code as it is keyed or read out, at `from`: digits with a keypad symbol key named before or
  * after them ("star 7 7 3 hash", "5519 i krzyżyk"), or four or more single digits spoken one by
  * one ("0 3 1 5"). Plain numbers are not: those are pinShaped's.
@@ -115,6 +146,8 @@ const KEYPAD_ANYWHERE = new RegExp(KEYPAD_WORD, "iu");
  * keyedCodeAt("is star 7 7 3 hash", 3) // { start: 3, end: 18 }
  */
 export function keyedCodeAt(text: string, from: number): { start: number; end: number } | null {
+  const words = spokenDigitsAt(text, from);
+  if (words) return words;
   const m = KEYED_CODE.exec(text.slice(from, from + 120));
   if (!m) return null;
   const value = m[1];
