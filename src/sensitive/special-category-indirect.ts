@@ -11,7 +11,7 @@ import { tokenize } from "./text-tokens.js";
  *   "siedziałem dwa lata za kradzież", "jag dömdes för misshandel");
  * - a biometric template: a face, voice or fingerprint word joined to an embedding, template,
  *   vector or measurement word ("Gesichts-Embedding", "gezichtsmetingen", "face template"), or a
- *   vector of eight or more numbers beside such a body word.
+ *   bracketed vector of eight or more numbers beside such a body word ("voice embedding: [0.12, …]").
  */
 
 const MALE_SPEAKER_RE = new RegExp(MALE_SPEAKER, "giu");
@@ -92,4 +92,22 @@ export const BIOMETRIC_TEMPLATE_DETECTOR: Detector = {
   },
 };
 
-export const INDIRECT_SPECIAL_CATEGORY_DETECTORS: Detector[] = [SAME_SEX_PARTNER_DETECTOR, SENTENCE_FOR_OFFENCE_DETECTOR, BIOMETRIC_TEMPLATE_DETECTOR];
+/** Eight or more numbers in brackets (an embedding, a template): biometric when a body word stands within 80 characters. */
+const NUMBER_VECTOR = /[[(](?:\s*-?\d+(?:[.,]\d+)?\s*[,;]){7,}/g;
+
+export const BIOMETRIC_VECTOR_DETECTOR: Detector = {
+  name: "biometric_vector",
+  category: "biometric",
+  find(text) {
+    const out: Array<{ start: number; end: number }> = [];
+    NUMBER_VECTOR.lastIndex = 0;
+    for (const m of text.matchAll(NUMBER_VECTOR)) {
+      const { tokens } = tokenize(text);
+      const near = tokens.some((t) => Math.abs(t.start - m.index!) <= 80 && (BODY.test(t.folded) || BODY_PREFIX.test(t.folded)));
+      if (near) out.push({ start: m.index!, end: m.index! + m[0].length });
+    }
+    return out;
+  },
+};
+
+export const INDIRECT_SPECIAL_CATEGORY_DETECTORS: Detector[] = [SAME_SEX_PARTNER_DETECTOR, SENTENCE_FOR_OFFENCE_DETECTOR, BIOMETRIC_TEMPLATE_DETECTOR, BIOMETRIC_VECTOR_DETECTOR];

@@ -39,7 +39,11 @@ function clauseOf(text: string, hit: CueHit): { from: number; to: number } {
 const PERSON_REACH = 2;
 
 /** A personal subject or possessive right before the term (or anywhere in its clause in CJK, where the subject may come first or be dropped). */
+/** Verb-final copulas after the term: Hindustani "main gay hoon", "woh bipolar hai". */
+const COPULA_AFTER = /^\s+(?:hoon|hun|hu|hai|hain|thi|tha)\b/i;
+
 function aboutSomeone(text: string, hit: CueHit): boolean {
+  if (COPULA_AFTER.test(text.slice(hit.end, hit.end + 8))) return true;
   const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(text.slice(hit.start, hit.end));
   if (cjk) {
     const { from, to } = clauseOf(text, hit);

@@ -60,6 +60,7 @@ export const SPECIAL_CATEGORY_WORDS: Readonly<Partial<Record<SpecialCategory, Sp
       "zoliakie", "coeliaque", "celiaque", "celiaco", "celiaca", "celiachia", "celiaquia", "celiakia", "celiakie", "celiaki", "cøliaki", "keliakia", "coeliakie", "colyak", "целиаки*", "セリアック", "乳糜泻", "셀리악",
       "depresyon ilaci", "depresyon ilaclari", "антидепрессанты",
       // intolerances, anxiety disorders, HIV status
+      "癌", "がん患者", "がん治療", "がんと診断", "入院", "住院", "입원", "高血压", "高血圧", "高血壓", "고혈압", "аутист*", "डायबिटीज", "मधुमेह", "कैंसर", "डिप्रेशन", "अवसाद", "ذیابیطس",
       "laktoseintoleranz", "glutenunvertraglichkeit", "*unvertraglichkeit", "intolerance au lactose", "intolerance au gluten", "intolerancia a la lactosa", "intolerancia al gluten", "intolleranza al lattosio", "intolleranza al glutine", "lactose-intolerant*", "nietolerancj*",
       "angststorung*", "trouble anxieux", "troubles anxieux", "trastorno de ansiedad", "disturbo d'ansia", "transtorno de ansiedade", "angststoornis", "zaburzenia lekowe", "anksiyete bozuklug*", "тревожн* расстройств*",
       "sieropositiv*", "seropositi*", "soropositiv*", "hiv-positiv*", "hiv-positief", "вич-положител*",
@@ -83,7 +84,7 @@ export const SPECIAL_CATEGORY_WORDS: Readonly<Partial<Record<SpecialCategory, Sp
       "vorstraf*", "vorbestraft", "bewahrungsstrafe", "auf bewahrung", "haftstrafe", "freiheitsstrafe", "im gefangnis", "im knast", "fuhrungszeugnis", "casier judiciaire", "condamne pour", "condamnee pour", "en prison", "sursis", "en conditionnelle", "antecedentes penales", "condenado por", "condenada por", "en la carcel", "en prision", "libertad condicional",
       "precedenti penali", "fedina penale", "condannato per", "condannata per", "in carcere", "liberta vigilata", "antecedentes criminais", "ficha criminal", "cadastro criminal", "condenado por", "na prisao", "na cadeia", "liberdade condicional", "strafblad", "veroordeeld voor", "in de gevangenis", "taakstraf", "voorwaardelijke straf",
       "karany", "karana", "w wiezieniu", "kartoteke", "niekaralnosc", "sabika*", "hapis yattim", "hapiste", "mahkum oldum", "straffregister", "belastningsregister", "domd for", "i fangelse", "straffattest", "судимост*", "осужден*", "осуждён*", "в тюрьме", "отсидел*", "условн* срок*",
-      "前科", "懲役", "刑務所", "服役", "執行猶予", "犯罪记录", "案底", "坐牢", "判刑", "缓刑", "전과", "징역", "교도소", "수감", "집행유예",
+      "坐过牢", "进过监狱", "蹲过监狱", "前科", "懲役", "刑務所", "服役", "執行猶予", "犯罪记录", "案底", "坐牢", "判刑", "缓刑", "전과", "징역", "교도소", "수감", "집행유예",
       "out of prison", "out of jail", "released from prison", "released from jail", "behind bars", "doing time", "serving time", "hinter gittern", "aus dem gefangnis", "derriere les barreaux", "sorti de prison",
       "tras las rejas", "sali de la carcel", "dietro le sbarre", "uscito di prigione", "atras das grades", "sai da prisao", "achter de tralies", "uit de gevangenis", "za kratkami", "z wiezienia", "parmaklik arkasinda", "за решеткой", "из тюрьмы",
       "fait de la prison", "fait de la taule", "stato in carcere", "stata in carcere", "estuve preso", "estuve presa", "fiquei preso", "fiquei presa", "me condenaron", "domdes", "domdes for", "sonet en dom", "sonet dommen", "har sonet", "sonar ett straff", "odsiedział*",
@@ -111,7 +112,7 @@ export const SPECIAL_CATEGORY_WORDS: Readonly<Partial<Record<SpecialCategory, Sp
       "jehova*", "jehovah", "geova", "jeova", "jehowy", "иегов*", "エホバ", "耶和华见证人", "여호와의 증인", "latter-day saints", "latter day saints", "letzten tage", "mormon*", "mormone", "mormón", "мормон*", "モルモン",
       "buddhist*", "bouddhiste", "budista", "buddista", "boeddhist*", "buddyst*", "budist", "буддист*", "仏教徒", "佛教徒", "불교 신자", "hinduist*", "hindou", "hindoue", "hindu", "induista", "hindoe", "hindoeist*", "индуист*", "ヒンドゥー教", "印度教", "힌두교",
       "sikh", "sikhs", "atheist*", "athee", "ateo", "atea", "ateu", "ateia", "atheist", "atheiste", "ateist*", "атеист*", "無神論", "无神论", "무신론", "agnostik*", "agnostique", "agnostico", "agnostica", "agnost*", "агностик*",
-      "教徒", "信徒", "信者", "신자", "교인", "天主教", "基督教", "キリスト教", "기독교", "천주교", "espirita", "espiritismo", "spirite", "kardecista",
+      "クリスチャン", "ムスリム", "musalmaan", "musalman", "katoliczk*", "muzulmank*", "zydowk*", "protestantk*", "prawoslawn*", "教徒", "信徒", "信者", "신자", "교인", "天主教", "基督教", "キリスト教", "기독교", "천주교", "espirita", "espiritismo", "spirite", "kardecista",
       // religious movements and congregations by name
       "創価学会", "soka gakkai", "幸福の科学", "天理教", "立正佼成会", "scientolog*", "opus dei", "ahmadiyya", "pingstkyrka*", "pingstforsamling*", "pinsekirke*", "pinsemenighet*", "pinksterkerk*", "pinkstergemeente*", "pfingstgemeinde*", "pfingstkirche*",
       // religious fasting, said in Hindustani
@@ -139,7 +140,7 @@ export const SPECIAL_CATEGORY_WORDS: Readonly<Partial<Record<SpecialCategory, Sp
       "indigene", "autochtone", "indigena", "indigeno", "inheems", "urfolk", "коренн* народ*", "先住民", "原住民", "원주민", "ainu", "アイヌ", "samisk", "saamelai*",
       "kurden", "molukker*", "molukse", "moluks", "jenische", "jenischen", "yenish", "tatar*", "татар*", "pomak*", "aromun*", "sorb*", "sorbe", "lusacien*", "cajun", "creole",
     ],
-    afterCopula: ["sinto", "rom", "roma", "romem", "romka", "romowie", "jenisch", "jenischer", "traveller", "gitano", "gitana"],
+    afterCopula: ["mapuche", "quechua", "aymara", "guarani", "maya", "inuk", "inuit", "sinto", "rom", "roma", "romem", "romka", "romowie", "jenisch", "jenischer", "traveller", "gitano", "gitana"],
     // Origin words also describe products and data ("pays d'origine", "Herkunft der Daten").
     aboutPerson: ["d'origine", "de origen", "di origine", "de origem", "afkomst", "herkunft", "abstammung", "pochodzenia", "kokenli", "asilli", "происхождени*", "roma"],
   },
@@ -177,7 +178,7 @@ export const SPECIAL_CATEGORY_WORDS: Readonly<Partial<Record<SpecialCategory, Sp
  */
 export const POLITICAL_ACTS: readonly string[] = [
   "wahle", "wahlte", "gewahlt", "stimme", "stimmte", "mitglied", "unterstutze", "unterstutzer*", "votes", "voter", "vote pour", "j'ai vote", "membre", "militant*", "milite", "soutiens", "adherent*",
-  "vote", "aktiv", "aktiva", "aktive", "engagiert", "engagee", "activo", "activa", "attivo", "attiva", "ativo", "ativa", "actief", "aktywny", "aktywna", "aktif", "stemte", "stemmer", "stemt", "voto", "votado", "votare", "votaré", "votei", "votarei", "votamos", "afiliado", "afiliada", "miembro", "militante", "apoyo", "votato", "iscritto", "iscritta", "membro", "sostengo", "filiado", "filiada", "apoio",
+  "sono nel", "sono nella", "soy del", "soy de la", "zit bij", "jestem w", "vote", "aktiv", "aktiva", "aktive", "engagiert", "engagee", "activo", "activa", "attivo", "attiva", "ativo", "ativa", "actief", "aktywny", "aktywna", "aktif", "stemte", "stemmer", "stemt", "voto", "votado", "votare", "votaré", "votei", "votarei", "votamos", "afiliado", "afiliada", "miembro", "militante", "apoyo", "votato", "iscritto", "iscritta", "membro", "sostengo", "filiado", "filiada", "apoio",
   "stem", "stemde", "gestemd", "lid", "steun", "glosuje", "glosowal*", "czlonek", "czlonkiem", "czlonkini*", "popieram", "oy", "uyesi*", "destekliyorum", "rostar", "rostade", "medlem", "stodjer", "голосую", "голосовал*", "член", "поддерживаю",
   "投票", "支持", "入党", "지지", "투표", "가입",
 ];
