@@ -1,6 +1,6 @@
 import type { Detector } from "./categories.js";
 import { compileLexicon, cuesWithin, findCues, type CueHit } from "./cue-words.js";
-import { FEMALE_PARTNER, FEMALE_SPEAKER, MALE_PARTNER, MALE_SPEAKER, OFFENCE_WORDS, SENTENCE_ACTS } from "./lexicon/special-category-words.js";
+import { FEMALE_PARTNER, FEMALE_SPEAKER, MALE_PARTNER, MALE_SPEAKER, OFFENCE_WORDS, PERSON_WORDS, SENTENCE_ACTS } from "./lexicon/special-category-words.js";
 import { tokenize } from "./text-tokens.js";
 
 /**
@@ -67,30 +67,48 @@ const BODY = /^(?:face|facial|faces|gesicht|gesichts|visage|rostro|cara|viso|vol
 const BODY_PREFIX = /^(?:face|facial|gesicht|visage|gezicht|ansikt|stimm|iris|retina|fingerabdruck)/;
 const TEMPLATE = /(?:embedding|embeddings|template|templates|vector|vektor|vecteur|vettore|measurement|measurements|meting|metingen|messung|messungen|vermessung|mesures?|medidas?|misure|pomiary?|olcum\w*|matning\w*|измерени\w*|geometry|geometrie|geometria)$/;
 
+const PERSON = compileLexicon(PERSON_WORDS);
+
+/**
+ * Someone's template, not the technology: a personal subject or possessive in the clause ("mijn
+ * gezichtsmetingen", "das ist mein Gesichts-Embedding"), or values beside it (two numbers: "61,8 mm,
+ * 17,2 mm"). "face measurements for the mask sizing chart" is neither.
+ */
+function someonesTemplate(text: string, span: { start: number; end: number }): boolean {
+  const { from, to } = clauseOf(text, { start: span.start, end: span.end, first: 0, last: 0 });
+  return cuesWithin(text, PERSON, from, to).length > 0 || (text.slice(span.start, Math.min(text.length, span.end + 80)).match(/\d+(?:[.,]\d+)?/g) ?? []).length >= 2;
+}
+
 export const BIOMETRIC_TEMPLATE_DETECTOR: Detector = {
   name: "biometric_template",
   category: "biometric",
   find(text) {
-    const { tokens } = tokenize(text);
-    const out: Array<{ start: number; end: number }> = [];
-    for (let i = 0; i < tokens.length; i++) {
-      const w = tokens[i].folded;
-      // One compound ("gezichtsmetingen", "gesichts-embedding") or a body word with a template word within two words.
-      if (BODY_PREFIX.test(w) && TEMPLATE.test(w) && !BODY.test(w)) {
-        out.push({ start: tokens[i].start, end: tokens[i].end });
-        continue;
-      }
-      if (!BODY.test(w)) continue;
-      for (let j = i + 1; j <= Math.min(tokens.length - 1, i + 2); j++) {
-        if (TEMPLATE.test(tokens[j].folded)) {
-          out.push({ start: tokens[i].start, end: tokens[j].end });
-          break;
-        }
-      }
-    }
-    return out;
+    const out = biometricTerms(text);
+    return out.length === 0 ? out : out.filter((s) => someonesTemplate(text, s));
   },
 };
+
+/** Body words joined to a template or measurement word, in one compound or within two words. */
+function biometricTerms(text: string): Array<{ start: number; end: number }> {
+  const { tokens } = tokenize(text);
+  const out: Array<{ start: number; end: number }> = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const w = tokens[i].folded;
+    // One compound ("gezichtsmetingen", "gesichts-embedding") or a body word with a template word within two words.
+    if (BODY_PREFIX.test(w) && TEMPLATE.test(w) && !BODY.test(w)) {
+      out.push({ start: tokens[i].start, end: tokens[i].end });
+      continue;
+    }
+    if (!BODY.test(w)) continue;
+    for (let j = i + 1; j <= Math.min(tokens.length - 1, i + 2); j++) {
+      if (TEMPLATE.test(tokens[j].folded)) {
+        out.push({ start: tokens[i].start, end: tokens[j].end });
+        break;
+      }
+    }
+  }
+  return out;
+}
 
 /** Eight or more numbers in brackets (an embedding, a template): biometric when a body word stands within 80 characters. */
 const NUMBER_VECTOR = /[[(](?:\s*-?\d+(?:[.,]\d+)?\s*[,;]){7,}/g;
