@@ -28,7 +28,16 @@ interface Matchers {
   contains: string[];
   /** One-deletion variants of the long Latin-script words → the word. */
   deletions: Map<string, string>;
+  /** Whether a word also matches with an inflection ending cut off ("lösenordet", "fødselsnummeret"). */
+  inflect: boolean;
 }
+
+/**
+ * Endings of the definite article and plural that North Germanic, German and Dutch nouns take
+ * (Swedish "lösenordet", Norwegian "fødselsnummeret", Danish "koderne"): a word matches an
+ * entry when it is the entry with one of these on the end (and the entry has 4+ letters).
+ */
+const INFLECTION_ENDINGS = ["erne", "ene", "et", "en", "er", "na", "a", "n", "t", "s", "e"];
 
 /** Words this long or longer match with one typo. */
 const FUZZY_MIN = 7;
@@ -58,7 +67,7 @@ const isCjk = (s: string) => /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Kataka
  */
 export function compileLexicon(entries: readonly string[], options: { fuzzy?: boolean } = {}): Lexicon {
   const id = matchers.length;
-  const m: Matchers = { words: new Set(), stems: [], tails: [], contains: [], deletions: new Map() };
+  const m: Matchers = { words: new Set(), stems: [], tails: [], contains: [], deletions: new Map(), inflect: options.fuzzy === true };
   matchers.push(m);
   for (const raw of entries) {
     const entry = foldText(raw.trim());
@@ -97,6 +106,14 @@ function matchesOne(m: Matchers, word: string, dels: string[] | null): boolean {
   for (const stem of m.stems) if (word.startsWith(stem)) return true;
   for (const tail of m.tails) if (word.length > tail.length && word.endsWith(tail)) return true;
   for (const part of m.contains) if (word.includes(part)) return true;
+  if (m.inflect && word.length >= 6) {
+    for (const ending of INFLECTION_ENDINGS) {
+      if (word.length - ending.length < 4 || !word.endsWith(ending)) continue;
+      const base = word.slice(0, -ending.length);
+      if (m.words.has(base)) return true;
+      for (const tail of m.tails) if (base.length > tail.length && base.endsWith(tail)) return true;
+    }
+  }
   if (dels !== null && m.deletions.size > 0) {
     if (m.deletions.has(word)) return true;
     for (const d of dels) if (m.deletions.has(d)) return true;

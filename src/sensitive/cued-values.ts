@@ -3,7 +3,7 @@ import { compileLexicon, cuesInTokens, cuesWithin, findCues, wordIsCue, type Cue
 import { CREDENTIAL_WORDS, GLUE_WORDS, LINK_WORDS, type CredentialConcept } from "./lexicon/credential-words.js";
 import { BANK_ACCOUNT_WORDS, ID_DOCUMENT_WORDS, PASSPORT_WORDS } from "./lexicon/id-document-words.js";
 import { foldText, partsOf, tokenize } from "./text-tokens.js";
-import { groupedDigitsAt, keyShaped, moderatePasswordShape, pinShaped, secretShaped, strongPasswordShape, trimValue } from "./value-shapes.js";
+import { groupedDigitsAt, keyedCodeAt, keyShaped, moderatePasswordShape, pinShaped, secretShaped, strongPasswordShape, trimValue } from "./value-shapes.js";
 
 /**
  * Values found next to a credential cue word, in any language of the lexicon: after it, through a
@@ -74,13 +74,14 @@ const isLinkChunk = (c: Chunk) => /^(?:[:=：]|->|=>|–|—|-)$/.test(c.raw) ||
 
 const mixedCase = (v: string) => /\p{Ll}/u.test(v) && /\p{Lu}/u.test(v);
 
-type Want = "password" | "login" | "pin" | "key" | "id";
+type Want = "password" | "login" | "pin" | "key" | "id" | "cvv";
 
 /** An identity number: letters and digits, 6+ digits, maybe grouped; not a date or a year. */
 const idShaped = (value: string) =>
   /^[A-Z]{0,3}\d[A-Z0-9]*(?:[ ./-][A-Z0-9]*\d[A-Z0-9]*){0,5}$/i.test(value) && (value.match(/\d/g) ?? []).length >= 6 && !/\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}$/.test(value);
 
 function accepts(want: Want, value: string, linked: boolean, weak: boolean): boolean {
+  if (want === "cvv") return linked && /^\d{3,4}$/.test(value);
   if (want === "id") return linked && idShaped(value);
   if (want === "pin") return pinShaped(value) || (linked && secretShaped(value) && /\d/.test(value));
   if (want === "key") return keyShaped(value) || (linked && (moderatePasswordShape(value) || (/\p{L}/u.test(value) && /\d/.test(value) && value.length >= 6 && secretShaped(value))));
@@ -122,17 +123,38 @@ function valueAfter(text: string, cue: CueHit, want: Want, weak: boolean): Span 
   // Each link within reach, in order ("code to the back door is 4471": "to" is a link in Polish).
   for (let k = 0; k < Math.min(chunks.length, MAX_WORDS_BEFORE_LINK + 1); k++) {
     if (want === "key" && ID_NOUNS.test(chunks[k].folded.replace(/[:：,]$/, ""))) return null;
-    if (!isLinkChunk(chunks[k])) continue;
+    if (!isLinkChunk(chunks[k]) && !(want === "pin" && KEYING.test(chunks[k].folded))) continue;
     let i = k + 1;
-    // "is: X", "ist nun X", "is now X": several links in a row are one.
-    while (i < chunks.length && (isLinkChunk(chunks[i]) || /^(?:now|still|just|nun|jetzt|maintenant|ahora|ora|agora|nu|teraz|şimdi|сейчас)$/i.test(chunks[i].folded))) i++;
+    // "is: X", "ist nun X", "is now X", "ist übrigens X", "c'est le X": several links in a row are one.
+    while (i < chunks.length && (isLinkChunk(chunks[i]) || FILLER.test(chunks[i].folded))) i++;
     const found = i < chunks.length ? valueAt(text, chunks, i, want, weak) : null;
     if (found) return found;
+  }
+  // A code keyed or read out a few words after a PIN or code word needs no link ("pin 3 1 5 8", "пин-код от карты 9 0 1 5").
+  if (want === "pin") {
+    for (let k = 0; k < Math.min(chunks.length, 6); k++) {
+      const keyed = keyedCodeAt(text, chunks[k].start);
+      if (keyed) return keyed;
+    }
   }
   return null;
 }
 
+/**
+ * Words that may stand between a link and its value: "now", "still", discourse particles ("by the
+ * way", "übrigens", "d'ailleurs") and articles ("c'est le 7314").
+ */
+const FILLER =
+  /^(?:now|still|just|actually|btw|nun|jetzt|ubrigens|eigentlich|maintenant|d'ailleurs|ahora|ora|agora|nu|teraz|şimdi|simdi|сейчас|кстати|por|cierto|comunque|alias|trouwens|zreszta|forresten|forresten|the|le|la|el|il|lo|o|het|de|den|det)$/i;
+
+/** Verbs of keying a code in ("you punch in 2851", "tippe 2851 ein", "composez le 2851"), with their particles. */
+const KEYING = /^(?:enter|punch|type|key|dial|press|tap|in|tippe|tippen|eingeben|gib|tape|tapez|taper|compose|composez|composer|marca|marcar|teclea|digita|digitare|digitar|inserisci|voer|toets|intoetsen|wpisz|wpisujesz|wbij|skriv|knappa|tast|taster|введи|набери|набираешь)$/;
+
 function valueAt(text: string, chunks: Chunk[], i: number, want: Want, weak: boolean): Span | null {
+  if (want === "pin") {
+    const keyed = keyedCodeAt(text, chunks[i].start);
+    if (keyed) return keyed;
+  }
   if (want === "id") {
     const grouped = /^[A-Z]{0,3}\d[A-Z0-9]*(?:[ .-][A-Z0-9]*\d[A-Z0-9]*){0,5}/i.exec(text.slice(chunks[i].start));
     const value = grouped ? trimValue(grouped[0].replace(/\s+\p{L}+$/u, "")).value : "";
@@ -216,7 +238,7 @@ interface CueRule {
   before: boolean;
 }
 
-const CODE_COMPOUND = /(?:digicode|turcode|torcode|alarmcode|deurcode|toegangscode|portkod|dorrkod|larmkod|portkode|dorkode)$|^(?:door|gate|alarm|entry|access|keypad|lock|unlock|garage|security) code$/;
+const CODE_COMPOUND = /(?:digicode|turcode|torcode|alarmcode|deurcode|toegangscode|portkod|dorrkod|larmkod|portkode|dorkode)(?:en|et|er|erna|ene|a|e|s)?$|^(?:door|gate|alarm|entry|access|keypad|lock|unlock|garage|security) code$/;
 
 const RULES: CueRule[] = [
   { concept: "password", category: "password", want: "password", before: true },
@@ -233,7 +255,7 @@ const RULES: CueRule[] = [
   { concept: "credentials", category: "password", want: "password", before: true },
   { concept: "login", category: "password", want: "login", before: true },
   { concept: "secret", category: "api_key", want: "key", before: true },
-  { concept: "key", category: "api_key", want: "key", before: true, when: (t, c) => near(t, c, "keyQualifier", 2) || /^apikey$/.test(foldText(t.slice(c.start, c.end))) },
+  { concept: "key", category: "api_key", want: "key", before: true, when: (t, c) => near(t, c, "keyQualifier", 2) || /^apikey$/.test(foldText(t.slice(c.start, c.end))) || qualifiedCompound(foldText(t.slice(c.start, c.end))) },
   // "API" alone, then a key-shaped value through a link ("my api ky for the weather service is 3f9a…"): a key whatever the word after it.
   { concept: "api", category: "api_key", want: "key", before: false },
   { concept: "token", category: "token", want: "key", before: true },
@@ -241,7 +263,30 @@ const RULES: CueRule[] = [
   // "… is the user's passport number"), whatever its format: checksummed formats are id-documents.ts's.
   { concept: "idNumber", category: "national_id", want: "id", before: true },
   { concept: "bankAccount", category: "bank_account", want: "id", before: true },
+  // A lock, safe or alarm with a code in its clause ("the hotel safe is set to 0 3 1 5", "the alarm … you punch in 2851").
+  { concept: "lock", category: "password", want: "pin", before: false },
+  { concept: "recoveryCode", category: "password", want: "id", before: true },
+  { concept: "cardCheck", category: "card_number", want: "cvv", before: false, when: (t, c) => /^(?:cvv2?|cvc2?|card .*)$/.test(foldText(t.slice(c.start, c.end))) || near(t, c, "accessObject", 6) },
+  { concept: "securityQuestion", category: "password", want: "password", before: true },
 ];
+
+/** A compound of a key qualifier and a key word in one token (Dutch "encryptiesleutel", German "Verschlüsselungsschlüssel"). */
+function qualifiedCompound(word: string): boolean {
+  for (let i = 3; i <= word.length - 3; i++) if (wordIsCue(word.slice(0, i), LEX.keyQualifier) && wordIsCue(word.slice(i), LEX.key)) return true;
+  return false;
+}
+
+/** The answer to a security question stands anywhere in its clause: a word with digits ("i put Biscuit2009 instead"). */
+function answerInClause(text: string, cue: CueHit): Span[] {
+  const { from, to } = clauseAround(text, cue.start, cue.end);
+  const out: Span[] = [];
+  for (const c of chunksIn(text, from, to)) {
+    if (c.end <= cue.end && c.start >= cue.start) continue;
+    const { value, offset } = trimValue(c.raw);
+    if (/\p{L}/u.test(value) && /\d/.test(value) && value.length >= 5 && secretShaped(value)) out.push({ start: c.start + offset, end: c.start + offset + value.length });
+  }
+  return out;
+}
 
 /**
  * A value near a login or password cue that looks like a password, anywhere in the clause
@@ -290,6 +335,7 @@ function find(text: string, rule: CueRule): Span[] {
       if (before) out.push(before);
     }
     if ((rule.concept === "login" || rule.concept === "credentials" || rule.concept === "password") && !weak) out.push(...passwordInClause(text, cue));
+    if (rule.concept === "securityQuestion") out.push(...answerInClause(text, cue));
   }
   return out;
 }

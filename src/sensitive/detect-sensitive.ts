@@ -1,11 +1,13 @@
 import { invalidInput } from "../errors.js";
 import { groupOf, isSpecialCategory, SENSITIVE_CATEGORIES, type Detector, type SensitiveCategory, type SensitiveFinding } from "./categories.js";
 import { CONNECTION_STRING_DETECTORS, GENERIC_SECRET_DETECTORS, PASSWORD_DETECTORS, PRIVATE_KEY_DETECTOR, PROVIDER_KEY_DETECTORS, TOKEN_DETECTORS } from "./credentials.js";
-import { CARD_NUMBER_DETECTOR, IBAN_DETECTOR } from "./financial.js";
+import { CARD_NUMBER_DETECTOR, GROUPED_CARD_NEAR_WORD_DETECTOR, IBAN_DETECTOR, isPublishedTestCard } from "./financial.js";
 import { HIGH_ENTROPY_DETECTOR } from "./high-entropy.js";
 import { NATIONAL_ID_DETECTORS } from "./national-ids.js";
 import { SPECIAL_CATEGORY_DETECTORS } from "./special-category.js";
 import { MULTILINGUAL_SPECIAL_CATEGORY_DETECTORS } from "./special-category-multilingual.js";
+import { INDIRECT_SPECIAL_CATEGORY_DETECTORS } from "./special-category-indirect.js";
+import { isStarSign } from "./star-signs.js";
 import { BANK_ACCOUNT_DETECTOR } from "./bank-accounts.js";
 import { CUED_VALUE_DETECTORS, STRONG_PASSWORD_DETECTOR, USER_PASSWORD_PAIR_DETECTOR } from "./cued-values.js";
 import { CHECKSUMMED_ID_DETECTORS, LABELLED_ID_DETECTOR, MRZ_DETECTOR, PASSPORT_NUMBER_DETECTOR } from "./id-documents.js";
@@ -29,6 +31,7 @@ export const SENSITIVE_DETECTORS: readonly Detector[] = [
   USER_PASSWORD_PAIR_DETECTOR,
   STRONG_PASSWORD_DETECTOR,
   CARD_NUMBER_DETECTOR,
+  GROUPED_CARD_NEAR_WORD_DETECTOR,
   IBAN_DETECTOR,
   BANK_ACCOUNT_DETECTOR,
   ...NATIONAL_ID_DETECTORS,
@@ -39,6 +42,7 @@ export const SENSITIVE_DETECTORS: readonly Detector[] = [
   HIGH_ENTROPY_DETECTOR,
   ...SPECIAL_CATEGORY_DETECTORS,
   ...MULTILINGUAL_SPECIAL_CATEGORY_DETECTORS,
+  ...INDIRECT_SPECIAL_CATEGORY_DETECTORS,
 ];
 
 const RANK = new Map<SensitiveCategory, number>(SENSITIVE_CATEGORIES.map((c, i) => [c, i]));
@@ -100,7 +104,11 @@ function findingsOf(text: string, detectors: readonly Detector[]): SensitiveFind
   const findings: SensitiveFinding[] = [];
   for (const detector of detectors) {
     for (const span of detector.find(text)) {
-      findings.push({ category: detector.category, group: groupOf(detector.category), detector: detector.name, start: span.start, end: span.end });
+      // A published test card number called a test one is nobody's card, whichever detector saw it.
+      if (isPublishedTestCard(text, span.start, span.end)) continue;
+      const finding: SensitiveFinding = { category: detector.category, group: groupOf(detector.category), detector: detector.name, start: span.start, end: span.end };
+      if (isStarSign(text, finding)) continue;
+      findings.push(finding);
     }
   }
   return findings;

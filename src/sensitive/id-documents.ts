@@ -32,8 +32,8 @@ import { ID_DOCUMENT_WORDS, PASSPORT_WORDS } from "./lexicon/id-document-words.j
  * - any number that passes one of the national check-digit schemes, next to a word for an identity
  *   document or number in any language of the lexicon, before or after it ("PK5HCR4JM9 ist die
  *   Nummer auf meinem Perso", "mój PESEL to …", "マイナンバーは …");
- * - passport numbers (letters and digits, 6–10 characters) next to the word passport, in any
- *   language, and machine-readable zones (ICAO 9303) anywhere.
+ * - passport numbers (letters and digits, 6–10 characters, 2+ digits, or 1 right after the label)
+ *   next to the word passport, in any language, and machine-readable zones (ICAO 9303) anywhere.
  */
 
 const ID_CUES = compileLexicon(ID_DOCUMENT_WORDS, { fuzzy: true });
@@ -139,7 +139,10 @@ export const PASSPORT_NUMBER_DETECTOR: Detector = {
       for (let m = re.exec(slice); m !== null; m = re.exec(slice)) {
         const start = from + m.index;
         if (start < cue.end && cue.start < start + m[0].length) continue;
-        if ((m[0].match(/\d/g) ?? []).length >= 2 && !/^(?:19|20)\d{2}$/.test(m[0])) out.push({ start, end: start + m[0].length });
+        const digits = (m[0].match(/\d/g) ?? []).length;
+        // Right after its label ("paspoortnummer: HLYRJJLK4") one digit is enough: Dutch and other numbers are mostly letters.
+        const labelled = start >= cue.end && /^[\s:=：-]{1,3}$|^\s*(?:is|ist|est|es|è|é|er|är|to|no\.?|nr\.?)\s*:?\s*$/i.test(text.slice(cue.end, start)) && m[0].length >= 8 && /^[A-Z0-9]+$/.test(m[0]);
+        if ((digits >= 2 || (digits >= 1 && labelled)) && !/^(?:19|20)\d{2}$/.test(m[0])) out.push({ start, end: start + m[0].length });
       }
     }
     return out;

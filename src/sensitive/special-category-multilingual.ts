@@ -1,6 +1,7 @@
 import type { Detector, SpecialCategory } from "./categories.js";
 import { compileLexicon, cuesInTokens, cuesWithin, findCues, type CueHit } from "./cue-words.js";
 import {
+  COPULA_WORDS,
   PARTY_NAMES,
   PARTY_WORDS,
   PERSON_WORDS,
@@ -8,6 +9,8 @@ import {
   SPECIAL_CATEGORY_WORDS,
   UNION_ACTS,
   UNION_NAMES,
+  WORSHIP_ACTS,
+  WORSHIP_PLACES,
 } from "./lexicon/special-category-words.js";
 
 /**
@@ -18,6 +21,7 @@ import {
  */
 
 const PERSON = compileLexicon(PERSON_WORDS);
+const COPULA = compileLexicon(COPULA_WORDS);
 /** How far (in characters) a clause reaches around a term for its subject. */
 const CLAUSE_REACH = 80;
 
@@ -35,7 +39,11 @@ function clauseOf(text: string, hit: CueHit): { from: number; to: number } {
 const PERSON_REACH = 2;
 
 /** A personal subject or possessive right before the term (or anywhere in its clause in CJK, where the subject may come first or be dropped). */
+/** Verb-final copulas after the term: Hindustani "main gay hoon", "woh bipolar hai". */
+const COPULA_AFTER = /^\s+(?:hoon|hun|hu|hai|hain|thi|tha)\b/i;
+
 function aboutSomeone(text: string, hit: CueHit): boolean {
+  if (COPULA_AFTER.test(text.slice(hit.end, hit.end + 8))) return true;
   const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(text.slice(hit.start, hit.end));
   if (cjk) {
     const { from, to } = clauseOf(text, hit);
@@ -44,18 +52,30 @@ function aboutSomeone(text: string, hit: CueHit): boolean {
   return cuesInTokens(text, PERSON, Math.max(0, hit.first - PERSON_REACH - 3), hit.first).some((p) => p.last <= hit.first && hit.first - p.last <= PERSON_REACH && !/[.!?;\n]/.test(text.slice(p.end, hit.start)));
 }
 
+/** A device or part named after the term: "bipolar transistor", "bipolare Elektrode" are electronics, not a diagnosis. */
+const TECHNICAL_HEAD = /^[- ](?:junction|transistors?|electrodes?|elektroden?|electrodos?|elettrodi|stepper|schrittmotor|motor|plates?|cells?|zellen?|transistoren|transistores|transistori)\b/i;
+
+/** The token before the term is a copula ("ich bin Sinto", "she is Roma"). */
+function rightAfterCopula(text: string, hit: CueHit): boolean {
+  return cuesInTokens(text, COPULA, Math.max(0, hit.first - 1), hit.first).length > 0;
+}
+
 function termsDetector(category: SpecialCategory): Detector | null {
   const terms = SPECIAL_CATEGORY_WORDS[category];
   if (!terms) return null;
   const anywhere = compileLexicon(terms.anywhere);
   const aboutPerson = terms.aboutPerson.length > 0 ? compileLexicon(terms.aboutPerson) : null;
+  const afterCopula = terms.afterCopula && terms.afterCopula.length > 0 ? compileLexicon(terms.afterCopula) : null;
   return {
     name: `${category}_terms`,
     category,
     find(text) {
       const out = findCues(text, anywhere).map((h) => ({ start: h.start, end: h.end }));
       if (aboutPerson) {
-        for (const hit of findCues(text, aboutPerson)) if (aboutSomeone(text, hit)) out.push({ start: hit.start, end: hit.end });
+        for (const hit of findCues(text, aboutPerson)) if (aboutSomeone(text, hit) && !TECHNICAL_HEAD.test(text.slice(hit.end, hit.end + 24))) out.push({ start: hit.start, end: hit.end });
+      }
+      if (afterCopula) {
+        for (const hit of findCues(text, afterCopula)) if (rightAfterCopula(text, hit)) out.push({ start: hit.start, end: hit.end });
       }
       return out;
     },
@@ -99,11 +119,12 @@ const PREP: Detector = {
 };
 
 export const MULTILINGUAL_SPECIAL_CATEGORY_DETECTORS: Detector[] = [
-  ...(["health", "criminal_record", "sexual_orientation", "religion", "political_opinion", "ethnicity", "trade_union", "biometric"] as const)
+  ...(["health", "genetic", "criminal_record", "sexual_orientation", "religion", "political_opinion", "ethnicity", "trade_union", "biometric"] as const)
     .map(termsDetector)
     .filter((d): d is Detector => d !== null),
   actAndObject("party_support", "political_opinion", POLITICAL_ACTS, [...PARTY_WORDS, ...PARTY_NAMES]),
   actAndObject("union_membership", "trade_union", UNION_ACTS, UNION_NAMES),
+  actAndObject("worship_attended", "religion", WORSHIP_ACTS, WORSHIP_PLACES),
   GENETIC_RAW_DATA,
   PREP,
 ];

@@ -24,7 +24,8 @@ const HEALTH_TERMS = [
   "asthma(?:tic)?",
   "epilep(?:sy|tic)",
   "schizophreni[a-z]*",
-  "bipolar(?: disorder)?",
+  // Not the transistor, the electrode or the stepper motor.
+  "bipolar(?![- ](?:junction|transistors?|electrodes?|stepper|plates?|coordinates?|outflows?|cells?))(?: disorder)?",
   "autis(?:m|tic)",
   "anorexi[a-z]*",
   "bulimi[a-z]*",
@@ -106,7 +107,7 @@ const RELIGION = [
   `${WHO}\\s+(?:an?\\s+)?(?:practi[cs]ing\\s+|devout\\s+|observant\\s+|lapsed\\s+|non-practi[cs]ing\\s+|born-again\\s+|converted\\s+|proud\\s+)?(?:${RELIGIONS})\\b`,
   `\\bconvert(?:ed|ing)? to (?:Islam|Judaism|Christianity|Catholicism|Buddhism|Hinduism)\\b`,
   `\\b(?:my|their|his|her|user's|the user's)\\s+(?:faith|religion|religious (?:beliefs?|views|practice)|church|mosque|synagogue|temple|imam|rabbi|priest|pastor)\\b`,
-  `\\b(?:go(?:es)?|goes|going|went)\\s+to\\s+(?:church|mass|mosque|synagogue|temple|gurdwara|Friday prayers)\\b`,
+  `\\b(?:go(?:es)?|goes|going|went)\\s+to\\s+(?:the\\s+)?(?:church|mass|mosque|synagogue|temple|gurdwara|Friday prayers)\\b`,
   `\\b(?:attends?|attending)\\s+(?:church|mass|mosque|synagogue|temple|gurdwara|services)\\b`,
   `\\b(?:fast(?:s|ing)?|observes?|observing|celebrates?|keeps?|keeping)\\s+(?:for\\s+|during\\s+)?(?:Ramadan|Shabbat|the Sabbath|Lent|Yom Kippur|Passover|Diwali|Eid)\\b`,
   `\\b(?:halal|kosher)\\b`,

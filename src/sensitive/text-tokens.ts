@@ -26,7 +26,14 @@ const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
 
 const foldCache = new Map<string, string>();
 
-/** One UTF-16 unit folded to one unit: lower case, without its diacritic (ß, ł, ø stay as they are). */
+/**
+ * Letters with a stroke that Unicode does not decompose, folded to their base letter like the
+ * accented ones: Polish "hasło" matches "haslo", Norwegian "fødselsnummer" "fodselsnummer" (ß and æ
+ * stay: they fold to two letters).
+ */
+const STROKED: Readonly<Record<string, string>> = { ł: "l", ø: "o", đ: "d", ħ: "h", ŧ: "t", ƀ: "b" };
+
+/** One UTF-16 unit folded to one unit: lower case, without its diacritic (ß and æ stay as they are). */
 function foldChar(ch: string): string {
   const cached = foldCache.get(ch);
   if (cached !== undefined) return cached;
@@ -35,6 +42,7 @@ function foldChar(ch: string): string {
   const base = out.normalize("NFD").replace(/\p{M}+/gu, "");
   if (base.length === 1) out = base;
   if (out === "ı") out = "i"; // Turkish dotless i: "şifrem" and "ŞİFREM" fold alike
+  out = STROKED[out] ?? out;
   if (foldCache.size < 4096) foldCache.set(ch, out);
   return out;
 }

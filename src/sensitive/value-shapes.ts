@@ -92,3 +92,69 @@ export function groupedDigitsAt(text: string, from: number): { start: number; en
   const start = from + m[0].indexOf(m[1]);
   return { start, end: start + m[1].length };
 }
+
+/**
+ * The keypad's symbol keys named in words, in the languages of the lexicon (Wiktionary's
+ * translations of "asterisk" and "number sign" as said on a phone), and the words that join keys.
+ */
+const KEYPAD_WORD = String.raw`(?:\*|#|star|asterisk|hash|pound|stern|sternchen|raute|etoile|étoile|diese|dièse|asterisco|almohadilla|numeral|cancelletto|cerquilha|sterretje|hekje|gwiazdk[ai]|krzyżyk|krzyzyk|yıldız|yildiz|kare|stjärna|stjarna|fyrkant|stjerne|firkant|звёздочк[ау]|звездочк[ау]|решётк[ау]|решетк[ау])`;
+const JOIN_WORD = String.raw`(?:and|then|und|dann|et|puis|y|e|i|och|og|en|и|затем)`;
+const KEYED_CODE = new RegExp(
+  String.raw`^\s*["'“‘(\[]?((?:${KEYPAD_WORD}[ ,]+)?\d{1,4}(?:[ .-]\d{1,4}){0,7}(?:[ ,]+(?:${JOIN_WORD}\s+)?${KEYPAD_WORD}(?![\p{L}\d]))?)`,
+  "iu",
+);
+
+const KEYPAD_ANYWHERE = new RegExp(KEYPAD_WORD, "iu");
+
+/**
+ * The digits 0–9 as words in the lexicon's European languages and Russian and Turkish (closed
+ * class: Wiktionary's "Appendix:Cardinal numbers"), for codes read out ("four seven two nine").
+ */
+const DIGIT_WORDS = new Set(
+  (
+    "zero oh one two three four five six seven eight nine null eins zwei drei vier fünf funf sechs sieben acht neun zéro un deux trois quatre cinq six sept huit neuf " +
+    "cero uno dos tres cuatro cinco seis siete ocho nueve due tre quattro cinque sei sette otto nove um dois três tres quatro sete oito " +
+    "nul een twee drie vijf zes zeven negen jeden dwa trzy cztery pięć piec sześć szesc siedem osiem dziewięć dziewiec noll ett två tva fyra fem sex sju åtta atta nio " +
+    "en to fire seks syv åtte atte otte ni ноль один два три четыре пять шесть семь восемь девять sıfır sifir bir iki üç uc dört dort beş bes altı alti yedi sekiz dokuz"
+  ).split(" "),
+);
+const WORD_RUN = /^\s*((?:[\p{L}]+(?:[ ,-]+|$)){4,12})/u;
+
+/** Four to twelve digit words in a row at `from` ("vier sieben zwei neun"), or keypad words among them. */
+function spokenDigitsAt(text: string, from: number): { start: number; end: number } | null {
+  const m = WORD_RUN.exec(text.slice(from, from + 140));
+  if (!m) return null;
+  const words = m[1].split(/[ ,-]+/).filter(Boolean);
+  let n = 0;
+  let end = from + m[0].indexOf(m[1]);
+  const start = end;
+  for (const w of words) {
+    const lower = w.toLowerCase();
+    if (!DIGIT_WORDS.has(lower)) break;
+    n++;
+    end = text.indexOf(w, end) + w.length;
+  }
+  return n >= 4 ? { start, end } : null;
+}
+
+/**
+ * A code as it is keyed or read out, at `from`: digits with a keypad symbol key named before or
+ * after them ("star 7 7 3 hash", "5519 i krzyżyk"), or four or more single digits spoken one by
+ * one ("0 3 1 5"). Plain numbers are not: those are pinShaped's.
+ *
+ * @example
+ * keyedCodeAt("is star 7 7 3 hash", 3) // { start: 3, end: 18 }
+ */
+export function keyedCodeAt(text: string, from: number): { start: number; end: number } | null {
+  const words = spokenDigitsAt(text, from);
+  if (words) return words;
+  const m = KEYED_CODE.exec(text.slice(from, from + 120));
+  if (!m) return null;
+  const value = m[1];
+  const digits = value.replace(/\D/g, "");
+  const keyed = KEYPAD_ANYWHERE.test(value.replace(/\d/g, ""));
+  const spoken = /^\d(?: \d){3,11}$/.test(value);
+  if (!(keyed && digits.length >= 3 && digits.length <= 12) && !spoken) return null;
+  const start = from + m[0].indexOf(value);
+  return { start, end: start + value.length };
+}

@@ -40,8 +40,6 @@ interface Entry {
 const corpus = JSON.parse(readFileSync(join(process.cwd(), "test/fixtures/secrets-corpus-2.json"), "utf8")) as { sensitive: Entry[]; benign: Array<{ id: string; text: string }> };
 const SENSITIVE = corpus.sensitive;
 const WITH_SECRET = SENSITIVE.filter((e) => e.secret !== undefined);
-/** The one sentence the filter misses, documented in docs/extraction.md. */
-const notSinto = (ids: string[]) => ids.filter((id) => id !== "ethnicity-04");
 
 /** Pieces of a value the way entity lists split numbers: groups of 4 characters (letters and digits only). */
 const groupsOf = (value: string) => value.replace(/[^\p{L}\p{N}]/gu, "").match(/.{1,4}/gu) ?? [];
@@ -65,8 +63,8 @@ describe("the second corpus, pure doors", () => {
     const stored = SENSITIVE.filter((e) => isStorable(e.text)).map((e) => e.id);
     const benignRefused = corpus.benign.filter((b) => !isStorable(b.text)).map((b) => b.id);
     report("secrets corpus 2: isStorable", { sentences: SENSITIVE.length, stored: stored.length, benign: corpus.benign.length, benignRefused: benignRefused.length });
-    // Known miss, documented in docs/extraction.md: "Ich bin Sinto" ("sinto" is also Portuguese "I feel").
-    expect(stored).toEqual(["ethnicity-04"]);
+    // "Ich bin Sinto" too: "sinto" (also Portuguese "I feel") counts right after a copula.
+    expect(stored).toEqual([]);
     expect(benignRefused).toEqual([]);
   });
 
@@ -102,7 +100,7 @@ describe("the second corpus, pure doors", () => {
     }
     report("secrets corpus 2: entities", { sentences: SENSITIVE.length, secretsInRollingSummaryEntities: inRolling.length, inPastSession: inSession.length });
     expect(inRolling).toEqual([]);
-    expect(notSinto(inSession)).toEqual([]);
+    expect(inSession).toEqual([]);
   });
 });
 
@@ -154,7 +152,7 @@ describe.each(testEngines())("the second corpus through every data door on %s", 
 
   it("MemoryRepository.add (the typed door) stores none", async () => {
     const stored = await count("MemoryRepository.add", async (e) => Boolean(await memory.store.add(scope("store"), { kind: "fact", text: e.text })));
-    expect(notSinto(stored)).toEqual([]);
+    expect(stored).toEqual([]);
     // Benign ones still go in.
     for (const b of corpus.benign) await memory.store.add(scope("store-benign"), { kind: "fact", text: b.text });
     expect(await memory.store.export(scope("store-benign"))).toHaveLength(corpus.benign.length);
@@ -166,7 +164,7 @@ describe.each(testEngines())("the second corpus through every data door on %s", 
       await memory.langgraphStore.put(["corpus2", engine], `k${i}`, { text: e.text });
       return (await memory.langgraphStore.get(["corpus2", engine], `k${i}`)) !== null;
     });
-    expect(notSinto(stored)).toEqual([]);
+    expect(stored).toEqual([]);
     for (const [i, b] of corpus.benign.entries()) await memory.langgraphStore.put(["corpus2-benign", engine], `b${i}`, { text: b.text });
     expect(await memory.langgraphStore.search(["corpus2-benign", engine], { limit: 100 })).toHaveLength(corpus.benign.length);
     await expectNoValueStored();
@@ -176,7 +174,7 @@ describe.each(testEngines())("the second corpus through every data door on %s", 
     const manage: StructuredToolInterface = memoryToolsFor(memory).find((t) => t.name === MANAGE_MEMORY_TOOL_NAME)!;
     const config = { configurable: { thread_id: `corpus2-${engine}`, tenant_id: "corpus2", user_id: `tool-${engine}` } };
     const stored = await count("manage_memory", async (e) => JSON.parse(String(await manage.invoke({ action: "create", content: e.text }, config))).status === "created");
-    expect(notSinto(stored)).toEqual([]);
+    expect(stored).toEqual([]);
     await expectNoValueStored();
   });
 
@@ -184,7 +182,7 @@ describe.each(testEngines())("the second corpus through every data door on %s", 
     const user = scope("edit");
     const seed = await memory.store.add(user, { kind: "fact", text: "Has a cat named Miso." });
     const stored = await count("controls.editMemory", async (e) => (await memory.controls.editMemory(user, seed.id, { text: e.text })).text === e.text);
-    expect(notSinto(stored)).toEqual([]);
+    expect(stored).toEqual([]);
     await expectNoValueStored();
   });
 
@@ -220,10 +218,10 @@ describe.each(testEngines())("the second corpus through every data door on %s", 
     const file = join(dir, `skill-${engine}.jsonl`);
     const skill = new JsonlMemory({ file, onCorruptLines: () => undefined });
     const stored = await count("memory_write", async (e) => Boolean(await skill.write({ type: "note", content: e.text })));
-    expect(notSinto(stored)).toEqual([]);
+    expect(stored).toEqual([]);
     const tool = createJsonlWriteTool(skill);
     const answers = await Promise.all(SENSITIVE.slice(0, 20).map(async (e) => JSON.parse(String(await tool.invoke({ content: e.text })))));
-    expect(answers.filter((a) => a.ts !== undefined).length).toBeLessThanOrEqual(SENSITIVE.slice(0, 20).filter((e) => e.id === "ethnicity-04").length);
+    expect(answers.filter((a) => a.ts !== undefined)).toEqual([]);
     let written = "";
     try {
       written = readFileSync(file, "utf8");

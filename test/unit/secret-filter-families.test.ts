@@ -6,7 +6,11 @@
  *   special-category look-alikes are refused only where the keyword filter is known to over-match;
  * - an LLM extractor that rephrases each secret of the second corpus in its own words ("User's pin
  *   detail is 5548", "5548 is the user's door code", "User noted API key = …") gets none of them
- *   through the write policy.
+ *   through the write policy;
+ * - the dev half of the third corpus (written by an outsider who never read the filter, 19
+ *   languages; its held-out half is measured outside the repo): none of its sensitive sentences
+ *   stored, none of its look-alikes refused. Before the families it answers were added, 53 of 189
+ *   were stored and 5 of 67 look-alikes refused (docs/security.md).
  */
 import { describe, expect, it } from "@jest/globals";
 import { HumanMessage } from "@langchain/core/messages";
@@ -18,6 +22,25 @@ import { RecordingChatModel } from "../helpers/fake-chat-model.js";
 const fixture = (name: string) => JSON.parse(readFileSync(join(process.cwd(), "test/fixtures", name), "utf8"));
 const lookAlikes = fixture("secret-look-alikes.json") as { benign: string[]; special_category_benign: string[]; special_category_over_matches: string[] };
 const corpus = fixture("secrets-corpus-2.json") as { sensitive: Array<{ id: string; category: string; text: string; secret?: string }> };
+
+const corpus3 = fixture("secrets-corpus-3-dev.json") as { sensitive: Array<{ text: string; category: string; language: string }>; benign: Array<{ text: string; language: string }> };
+/** Upper bounds reached on the dev half: a regression fails here. */
+const CORPUS3_DEV_STORED_AT_MOST = 0;
+const CORPUS3_DEV_LOOK_ALIKES_REFUSED_AT_MOST = 0;
+
+describe("the third corpus's dev half (outsider-written)", () => {
+  it(`stores at most ${CORPUS3_DEV_STORED_AT_MOST} of its ${corpus3.sensitive.length} sensitive sentences`, () => {
+    expect(corpus3.sensitive.length).toBe(189);
+    const stored = corpus3.sensitive.filter((e) => isStorable(e.text)).map((e) => `${e.category}/${e.language}: ${e.text}`);
+    expect(stored.length <= CORPUS3_DEV_STORED_AT_MOST ? [] : stored).toEqual([]);
+  });
+
+  it(`refuses at most ${CORPUS3_DEV_LOOK_ALIKES_REFUSED_AT_MOST} of its ${corpus3.benign.length} look-alikes`, () => {
+    expect(corpus3.benign.length).toBe(67);
+    const refused = corpus3.benign.filter((e) => !isStorable(e.text)).map((e) => `${e.language}: ${e.text}`);
+    expect(refused.length <= CORPUS3_DEV_LOOK_ALIKES_REFUSED_AT_MOST ? [] : refused).toEqual([]);
+  });
+});
 
 describe("look-alikes of the secret and identifier families", () => {
   it(`all ${lookAlikes.benign.length} stay storable`, () => {

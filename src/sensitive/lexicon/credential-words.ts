@@ -17,7 +17,24 @@
  */
 
 /** A concept of credential cue words. */
-export type CredentialConcept = "password" | "pin" | "code" | "accessObject" | "combination" | "credentials" | "login" | "secret" | "key" | "keyQualifier" | "api" | "seed" | "token";
+export type CredentialConcept =
+  | "password"
+  | "pin"
+  | "code"
+  | "accessObject"
+  | "lock"
+  | "combination"
+  | "credentials"
+  | "login"
+  | "secret"
+  | "key"
+  | "keyQualifier"
+  | "api"
+  | "seed"
+  | "token"
+  | "recoveryCode"
+  | "securityQuestion"
+  | "cardCheck";
 
 export const CREDENTIAL_WORDS: Readonly<Record<CredentialConcept, readonly string[]>> = {
   /** A password (also "passphrase", "passcode"). */
@@ -88,10 +105,44 @@ export const CREDENTIAL_WORDS: Readonly<Record<CredentialConcept, readonly strin
     // nl
     "deur", "voordeur", "achterdeur", "poort", "kluis", "slot", "fietsslot", "woning", "kantoor", "telefoon",
     // pl tr sv ru
-    "drzwi", "brama", "garaz", "sejf", "klodka", "kapi", "garaj", "kasa", "kilit", "dorr", "port", "larm", "kassaskap", "las",
+    "drzwi", "brama", "bram*", "garaz*", "sejf*", "klodk*", "furtk*", "kapi", "garaj", "kasa", "kilit", "dorr", "port", "larm", "kassaskap", "las",
     "двер*", "ворот*", "гараж*", "сигнализац*", "сейф*", "замк*", "замок", "домофон*",
     // ja zh ko
     "ドア", "玄関", "金庫", "ロッカー", "门", "門", "保险箱", "锁", "鎖", "门禁", "문", "현관", "금고", "도어락",
+    // networks and cards a code opens
+    "wifi", "wi-fi", "wlan", "router", "card", "carte", "karte", "tarjeta", "carta", "cartao", "kaart", "karta", "karty", "kart", "kortet", "карт*",
+    // stairwells and intercoms
+    "klatk*", "domofon*", "portier", "trappuppgang", "oppgang",
+  ],
+  /**
+   * What a code is keyed into: a lock, a safe, an alarm, a keypad. A digit code in its clause is
+   * the code even with no word for "code" ("the safe is set to 0 3 1 5").
+   */
+  lock: [
+    "safe", "alarm", "keypad", "padlock", "lockbox", "key safe", "vault", "tresor", "alarmanlage", "zahlenschloss", "coffre", "coffre-fort", "alarme", "cadenas", "digicode",
+    "caja fuerte", "alarma", "candado", "cassaforte", "allarme", "lucchetto", "cofre", "cadeado", "kluis", "sejf", "klodka", "alarm", "kasa", "kassaskap", "larm", "larmet", "alarmen",
+    "сейф*", "сигнализац*", "金庫", "保险箱", "保險箱", "금고", "도어락",
+  ],
+  /** Backup codes of two-factor sign-in: each one opens the account. */
+  recoveryCode: [
+    "backup code", "backup codes", "recovery code", "recovery codes", "2fa code", "2fa codes", "2fa backup codes", "*backupcode", "*backupcodes", "backup-code*", "*wiederherstellungscode*", "notfallcode*",
+    "codes de secours", "code de secours", "codes de recuperation", "code de recuperation", "codigos de respaldo", "codigo de respaldo", "codigos de recuperacion", "codigo de recuperacion",
+    "codici di backup", "codice di backup", "codici di recupero", "codice di recupero", "codigos de backup", "codigos de recuperacao", "codigo de recuperacao",
+    "herstelcode*", "back-upcode*", "kody zapasowe", "kod zapasowy", "kody odzyskiwania", "yedek kod*", "kurtarma kod*", "reservkod*", "aterstallningskod*", "backupkod*", "gjenopprettingskode*",
+    "резервн* код*", "код* восстановления", "バックアップコード", "リカバリーコード", "备用码", "恢复码", "백업 코드", "복구 코드",
+  ],
+  /** A security question: its answer stands in for a password. */
+  securityQuestion: [
+    "security question", "security questions", "secret question", "security answer", "memorable word", "sicherheitsfrage", "geheimfrage", "question secrete", "question de securite",
+    "pregunta de seguridad", "pregunta secreta", "domanda di sicurezza", "domanda segreta", "pergunta de seguranca", "pergunta secreta", "beveiligingsvraag", "geheime vraag",
+    "pytanie zabezpieczajace", "pytanie bezpieczenstwa", "guvenlik sorusu", "sakerhetsfraga", "sikkerhedssporgsmal", "sikkerhetssporsmal", "контрольн* вопрос*", "секретн* вопрос*",
+    "秘密の質問", "安全问题", "密保问题", "보안 질문",
+  ],
+  /** The security code printed on a payment card (CVV, CVC, card check digits). */
+  cardCheck: [
+    "cvv", "cvc", "cvv2", "cvc2", "cid", "csc", "card security code", "card verification", "kartenprufnummer", "kartenprufziffer", "prufziffer", "prufnummer", "sicherheitscode",
+    "cryptogramme", "code de securite", "codigo de seguridad", "codice di sicurezza", "codigo de seguranca", "beveiligingscode", "kod cvv", "kod cvc", "kod zabezpieczajacy",
+    "guvenlik kodu", "sakerhetskod", "sikkerhedskode", "sikkerhetskode", "код безопасности", "セキュリティコード", "安全码", "보안 코드",
   ],
   /** The combination of a lock or safe. */
   combination: ["combination", "combo", "kombination", "combinaison", "combinacion", "combinazione", "combinacao", "combinatie", "kombinacj*", "kombinasyon*", "комбинац*", "ダイヤル番号", "密码组合", "조합"],
@@ -117,7 +168,7 @@ export const CREDENTIAL_WORDS: Readonly<Record<CredentialConcept, readonly strin
   ],
   /** What makes a key a secret: API, private, secret, access, signing, wallet… */
   keyQualifier: [
-    "api", "private", "secret", "access", "signing", "encryption", "master", "wallet", "license", "licence", "product", "activation", "client", "app", "ssh", "gpg", "pgp",
+    "api", "private", "secret", "access", "signing", "encryption", "encryptie*", "verschlusselung*", "chiffrement", "cifrado", "crittograf*", "criptograf*", "szyfrowani*", "sifreleme", "kryptering*", "salaus*", "шифрован*", "master", "wallet", "license", "licence", "product", "activation", "client", "app", "ssh", "gpg", "pgp",
     "privat*", "prive", "privee", "privada", "privado", "privata", "privato", "prywatn*", "ozel", "приватн*", "закрыт*", "секретн*", "ιδιωτικ*", "خاص", "خصوصی", "निजी",
     "geheim*", "secreta", "segreta", "secreto", "lizenz*", "licencia", "licenza", "licenca", "produkt*", "aktivierung*", "cuzdan*", "wallet*", "portefeuille", "billetera", "cartera", "portafoglio", "carteira", "portfel*",
     "秘密", "私钥", "私鑰", "私人", "개인", "비밀", "ウォレット", "钱包", "錢包", "지갑",
