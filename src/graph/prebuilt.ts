@@ -3,7 +3,8 @@ import { SystemMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { z } from "zod";
-import { createMiddleware } from "langchain";
+import type { createMiddleware as CreateMiddleware } from "langchain";
+import { isMissingPackage, peerMissing } from "../models/optional-peer.js";
 import type { LangGraphMemory } from "../memory.js";
 import type { ActiveRule, MemoryUsage, ProfileDocument, RetrievedMemory, SessionSummary } from "../state/types.js";
 import { memoryContext, memoryPrompt, type MemoryPromptState } from "./memory-prompt.js";
@@ -50,6 +51,13 @@ export function reactAgentMemory(memory: LangGraphMemory, options: PrebuiltMemor
   };
 }
 
+// langchain is an optional peer: loaded with the module when installed (`memoryMiddleware` is
+// synchronous, as `createAgent`'s middleware list is), and PEER_MISSING from memoryMiddleware when not.
+const langchain: { createMiddleware: typeof CreateMiddleware } | null = await import("langchain").catch((err: unknown) => {
+  if (isMissingPackage(err, "langchain")) return null;
+  throw err;
+});
+
 /**
  * The memory channels without `messages` (the agent has its own), as the zod state a middleware
  * adds: last write wins, as in `MemoryStateSpec`. Any value is accepted here: `beforeAgent`
@@ -77,6 +85,8 @@ export const MemoryMiddlewareState = z.object({
  * await agent.invoke({ messages: [{ role: "user", content: "hi" }] }, { configurable: { thread_id: "t1", tenant_id: "acme", user_id: "alice" } });
  */
 export function memoryMiddleware(memory: LangGraphMemory, options: PrebuiltMemoryOptions = {}) {
+  if (!langchain) throw peerMissing("langchain", "memoryMiddleware (LangChain's createAgent)");
+  const { createMiddleware } = langchain;
   const { system, ...stepOptions } = options;
   const steps = createMemoryTurnSteps({ ...stepOptions, memory });
   const budgets = { ...memory.config.budgets, ...options.budgets };
