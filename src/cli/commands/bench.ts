@@ -1,5 +1,4 @@
 import type { CliCommand } from "../main.js";
-import { importFromCheckout } from "../checkout-only.js";
 
 /** A benchmark: gets the arguments after its name, prints a table, writes JSON with --json. */
 export interface Benchmark {
@@ -11,9 +10,8 @@ export interface Benchmark {
 const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   context: async () => (await import("../bench/context.js")).benchmark,
   retrieval: async () => (await import("../bench/retrieval.js")).benchmark,
-  // The LoCoMo benchmarks run from a checkout (the npm package holds neither them nor evals/).
-  locomo: async () => (await importFromCheckout(() => import("../bench/locomo.js"), "bench locomo")).benchmark,
-  "locomo-memory": async () => (await importFromCheckout(() => import("../bench/locomo-memory.js"), "bench locomo-memory")).benchmark,
+  locomo: async () => (await import("../bench/locomo.js")).benchmark,
+  "locomo-memory": async () => (await import("../bench/locomo-memory.js")).benchmark,
   checkpointer: async () => (await import("../bench/checkpointer.js")).benchmark,
   jobs: async () => (await import("../bench/jobs.js")).benchmark,
   jsonl: async () => (await import("../bench/jsonl.js")).benchmark,

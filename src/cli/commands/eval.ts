@@ -5,7 +5,9 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { packageRoot } from "../../db/package-root.js";
 import { NOT_MEASURED, modelToMeasure, type NotMeasured } from "../model-to-measure.js";
 import { writeJson } from "../bench/stats.js";
-import { importFromCheckout } from "../checkout-only.js";
+import { defaultLocomoPath } from "../../../evals/locomo/dataset.js";
+import { runEvals } from "../../../evals/run-evals.js";
+import { summaryLines, writeEvalReports } from "../../../evals/report/write-reports.js";
 
 const HELP = `usage: langgraph-memory eval [--scenarios DIR] [--json FILE] [--report FILE.html]
        [--model provider:model [--with-offline]] [--locomo [PATH]]
@@ -37,11 +39,6 @@ failure, no scenario error), 1 when it fails, 2 on bad arguments.`;
 export const command: CliCommand = {
   summary: "run the cross-session memory evals (scenarios, metrics, JSON + HTML report, CI gate)",
   async run(argv) {
-    // The evals are not in the npm package: loaded here, from a checkout.
-    const [{ defaultLocomoPath }, { runEvals }, { summaryLines, writeEvalReports }] = await importFromCheckout(
-      () => Promise.all([import("../../../evals/locomo/dataset.js"), import("../../../evals/run-evals.js"), import("../../../evals/report/write-reports.js")]),
-      "eval",
-    );
     // `--locomo` takes an optional path: read it before the strict parser sees it.
     let locomo: string | boolean = false;
     const rest: string[] = [];
