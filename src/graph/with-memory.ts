@@ -200,7 +200,7 @@ function rejectOtherGraphs(value: unknown): void {
     throw invalidInput("builder", "withMemory takes the StateGraph builder, before compile(): withMemory(builder, { memory }).compile({ checkpointer })");
   }
   if (typeof g.addNode === "function" && typeof g.compile === "function") {
-    throw invalidInput("builder", "withMemory takes a StateGraph (a graph with state channels); this builder has no channels, or comes from an @langchain/langgraph older than 1.1");
+    throw invalidInput("builder", "withMemory takes a StateGraph (a graph with state channels); this builder has no state channels (a Graph, not a StateGraph), or comes from an @langchain/langgraph outside the supported range (^1.3.0)");
   }
 }
 

@@ -10,6 +10,7 @@ import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messa
 import { tool } from "@langchain/core/tools";
 import { Annotation, END, START, StateGraph, StateSchema } from "@langchain/langgraph";
 import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
+import { createRequire } from "node:module";
 import { z } from "zod";
 import type { Database } from "../../src/db/database.js";
 import { createMemory, MemoryStateSpec, type LangGraphMemory } from "../../src/index.js";
@@ -170,6 +171,21 @@ describe("withMemory around graphs users already have (pglite)", () => {
     await checkTurn(graph, model);
     const saved = await graph.getState(config("t1"));
     expect(saved.values.topic).toBe("travel");
+  });
+
+  it("a StateGraph from another copy of @langchain/langgraph (its CommonJS build: not instanceof ours) gets memory too", async () => {
+    const other = createRequire(import.meta.url)("@langchain/langgraph") as typeof import("@langchain/langgraph");
+    expect(other.StateGraph).not.toBe(StateGraph);
+    const model = reactModel();
+    const builder = new other.StateGraph(other.Annotation.Root({ ...MemoryStateSpec, ...ExtractionStateSpec }))
+      .addNode("agent", agentOf(model))
+      .addNode("tools", new ToolNode([timetable]))
+      .addEdge(other.START, "agent")
+      .addConditionalEdges("agent", toolsCondition)
+      .addEdge("tools", "agent");
+    expect(builder instanceof StateGraph).toBe(false);
+    const graph = withMemory(builder as never as StateGraph<typeof MemoryStateSpec>, { memory, onEvent: (e) => events.push(e) }).compile({ checkpointer: memory.checkpointer });
+    await checkTurn(graph, model);
   });
 
   it("says what is wrong with a graph it cannot wrap", async () => {
