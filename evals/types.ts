@@ -152,7 +152,7 @@ export interface LocomoSection {
   error: string | null;
 }
 
-/** The JSON report of `langgraph-memory eval`. */
+/** The JSON report of `npm run eval`. */
 export interface EvalReport extends EvalMetrics {
   /** `offline` (rule extractor, offline summariser and responder) or `llm:<provider:model>`. */
   pipeline: string;

@@ -5,7 +5,8 @@
  *   node --import tsx examples/with-memory.ts
  */
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
-import { createMemory, memoryPrompt, offlineAnswer, withMemory, type MemoryGraphState } from "../src/index.js";
+import { createMemory, memoryPrompt, withMemory, type MemoryGraphState } from "../src/index.js";
+import { offlineAnswer } from "../src/exports/testing.js";
 
 const memory = await createMemory({ databaseUrl: process.env.DATABASE_URL ?? "memory://" });
 

@@ -5,6 +5,6 @@
  * scope from `config.configurable.tenant_id` / `user_id`; output adds `report` (counts and ids).
  * Memory opens from the environment, as in `memory_agent`.
  */
-import { createExtractionGraph, sharedMemory } from "../src/index.js";
+import { createExtractionGraph, sharedMemory } from "../src/exports/graph.js";
 
 export const graph = createExtractionGraph(sharedMemory);

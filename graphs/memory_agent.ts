@@ -12,7 +12,8 @@
  * - Scope: every run needs `config.configurable.tenant_id`, `user_id` and `thread_id` (the server
  *   sets `thread_id`).
  */
-import { createMemoryAgentNode, graphMemorySettings, memoryToolsFor, sharedMemory, withMemory } from "../src/index.js";
+import { createMemoryAgentNode, graphMemorySettings, memoryToolsFor, sharedMemory } from "../src/exports/graph.js";
+import { withMemory } from "../src/index.js";
 
 const settings = graphMemorySettings();
 const tools = memoryToolsFor(sharedMemory);

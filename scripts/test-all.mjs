@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 // `npm test`: every part of the suite runs, whatever the others did, one after the other (the
-// parts each use the machine's cores): the typecheck, jest (unit, integration, e2e, reliability)
+// parts each use the machine's cores): the typecheck, the API report check (api/*.api.md), the linter (Biome), jest (unit, integration, e2e, reliability)
 // and the checkpointer conformance suite (vitest). Their output streams through as it comes; at
 // the end one line per part (pass or fail, and how long it took) and a closing count of the tests
 // jest and vitest ran. Exits non-zero when any part failed. Plain Node, no dependency.
 //
-//   node scripts/test-all.mjs [part …]     parts: typecheck, jest, conformance (default: all)
+//   node scripts/test-all.mjs [part …]     parts: typecheck, api, lint, jest, conformance (default: all)
 import { spawn } from "node:child_process";
 
 const PARTS = [
   { name: "typecheck", script: "typecheck" },
+  { name: "api", script: "api:check" },
+  { name: "lint", script: "lint" },
   { name: "jest", script: "test:unit" },
   { name: "conformance", script: "test:conformance" },
 ];
@@ -22,7 +24,6 @@ if (unknown.length > 0) {
 }
 const parts = wanted.length > 0 ? PARTS.filter((p) => wanted.includes(p.name)) : PARTS;
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 
 /** Test counts from a runner's summary line: jest's "Tests: 1 failed, 2 passed, 3 total", vitest's "Tests  2 passed | 1 skipped (3)". */

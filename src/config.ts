@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ErrorCodes, MemoryError } from "./errors.js";
 
 /**
- * Token budgets of the assembled prompt (DESIGN §3). Every section is capped separately so a
+ * Token budgets of the assembled prompt (docs/configuration.md, `budgets`). Every section is capped separately so a
  * large memory set can never crowd out the conversation.
  */
 export const BudgetsSchema = z.object({

@@ -5,7 +5,7 @@ import type { Database } from "./db/database.js";
 import { openDatabase } from "./db/open.js";
 import { PostgresCheckpointer } from "./checkpointer/postgres-checkpointer.js";
 import type { PostgresCheckpointerOptions } from "./checkpointer/options.js";
-import { MemoryStore } from "./store/memory-store.js";
+import { MemoryRepository } from "./store/memory-store.js";
 import { LangGraphStore } from "./store/langgraph-store.js";
 import { createEmbeddings } from "./embeddings/create-embeddings.js";
 import { ProfileStore } from "./profile/profile-store.js";
@@ -55,7 +55,7 @@ export interface LangGraphMemory {
   readonly model: BaseChatModel | undefined;
   readonly embeddings: Embeddings;
   readonly checkpointer: PostgresCheckpointer;
-  readonly store: MemoryStore;
+  readonly store: MemoryRepository;
   readonly langgraphStore: LangGraphStore;
   readonly profiles: ProfileStore;
   readonly rules: RuleStore;
@@ -80,7 +80,7 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<L
   const db =
     givenDb ??
     (await openDatabase(config.databaseUrl, { schema: config.schema, autoMigrate: config.autoMigrate, poolMax: config.poolMax, dataDir: config.dataDir }));
-  const store = new MemoryStore(db, { embeddings, retrieval: config.retrieval, writePolicy: config.writePolicy, clock });
+  const store = new MemoryRepository(db, { embeddings, retrieval: config.retrieval, writePolicy: config.writePolicy, clock });
   const checkpointer = PostgresCheckpointer.fromDatabase(db, checkpointerOptions);
   const profiles = new ProfileStore(db, { profile });
   const rules = new RuleStore(db);

@@ -6,7 +6,7 @@
  */
 import { fitMemories } from "../../src/context/memory-block.js";
 import type { Database } from "../../src/db/database.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { createEmbeddings } from "../../src/embeddings/create-embeddings.js";
 import type { RetrievedMemory } from "../../src/state/types.js";
 import type { DatabaseTemplate } from "../runner/database-template.js";
@@ -57,12 +57,12 @@ export class RawTurnStoreBaseline {
   private constructor(
     private readonly conversation: LocomoConversation,
     private readonly db: Database,
-    private readonly store: MemoryStore,
+    private readonly store: MemoryRepository,
   ) {}
 
   static async open(conversation: LocomoConversation, template: DatabaseTemplate): Promise<RawTurnStoreBaseline> {
     const db = await template.open();
-    const store = new MemoryStore(db, { embeddings: await createEmbeddings("local") });
+    const store = new MemoryRepository(db, { embeddings: await createEmbeddings("local") });
     for (const speaker of conversation.speakers) {
       const turns = [...conversation.turns.values()].filter((t) => t.speaker === speaker);
       await store.addMany(

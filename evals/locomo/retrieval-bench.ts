@@ -1,12 +1,12 @@
 /**
- * The LoCoMo retrieval benchmark (`langgraph-memory bench locomo`): every turn of a conversation
+ * The LoCoMo retrieval benchmark (`npm run bench:locomo`): every turn of a conversation
  * stored as an episode of one user, each answerable question searched in that scope, evidence
  * recall@k. The CLI (src/cli/bench/locomo.ts) and `eval --locomo` call {@link runLocomo}.
  */
 import { openDatabase } from "../../src/db/open.js";
 import { resolveConfig } from "../../src/config.js";
 import { createEmbeddings, embedderIdOf } from "../../src/embeddings/create-embeddings.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import type { NewMemory } from "../../src/store/types.js";
 import { ErrorCodes, MemoryError } from "../../src/errors.js";
 import { askedQuestions, defaultLocomoPath, loadLocomo, selectConversations, type LocomoSplit, type LocomoTurn } from "./dataset.js";
@@ -62,7 +62,7 @@ export async function runLocomo(options: LocomoOptions = {}): Promise<LocomoResu
   const embeddings = await createEmbeddings(config.embeddings);
   const schema = options.schema ?? `lgm_bench_locomo_${process.pid}`;
   const db = await openDatabase(options.databaseUrl ?? "memory://", { schema });
-  const store = new MemoryStore(db, {
+  const store = new MemoryRepository(db, {
     embeddings,
     retrieval: options.lexicalWeight === undefined ? {} : { lexicalWeight: options.lexicalWeight },
   });

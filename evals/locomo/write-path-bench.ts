@@ -1,5 +1,5 @@
 /**
- * The LoCoMo write-path benchmark (`langgraph-memory bench locomo-memory`, issue 16): conversations
+ * The LoCoMo write-path benchmark (`npm run bench:locomo-memory`, issue 16): conversations
  * nobody here wrote, sent through the real write path (extraction, write policy, supersede, store)
  * with each speaker in turn as the user, then measured against the data set's own labels —
  * extraction turn recall and precision against the observation evidence, and for each question,
@@ -26,7 +26,7 @@ import {
 import { RawTurnBm25Baseline, RawTurnStoreBaseline, type BaselineBlock } from "./raw-turn-baselines.js";
 import { SpeakerReplay, sessionThreadId, type BlockProbe } from "./speaker-replay.js";
 import { runInChildren } from "./write-path-children.js";
-import { splitFigures, type ExtractionFigures, type ExtractionRow, type QuestionFigures, type QuestionRow, type SplitFigures, type ThroughputFigures } from "./write-path-metrics.js";
+import { splitFigures, type ConversationRun, type PhaseTimes, type ExtractionFigures, type ExtractionRow, type QuestionFigures, type QuestionRow, type SplitFigures, type ThroughputFigures } from "./write-path-metrics.js";
 
 export interface LocomoWritePathOptions {
   /** The data file (default {@link defaultLocomoPath}); ignored when `data` is given. */
@@ -68,7 +68,7 @@ export interface ConversationFigures {
   throughput: ThroughputFigures;
 }
 
-/** The JSON result of `bench locomo-memory` (docs/benchmarks.md). */
+/** The JSON result of `npm run bench:locomo-memory` (docs/benchmarks.md). */
 export interface LocomoWritePathResult {
   benchmark: "locomo-memory";
   /** Always true here (an LLM run without a model writes `{ pipeline, measured: false, reason }` instead). */
@@ -92,7 +92,7 @@ export interface LocomoWritePathResult {
    * Where the run's time went (wall clock, summed over processes): the graph's turns, draining
    * extraction, sweeps, questions, the baselines; and `cpu`, the CPU time of the conversations' runs.
    */
-  phase_seconds: { turns: number; extraction: number; sweeps: number; questions: number; baselines: number; cpu: number };
+  phase_seconds: PhaseTimes;
   /** Errors the pipeline recovered from (count, and the first few). */
   warnings: { count: number; first: string[] };
   runtime_ms: number;
@@ -106,14 +106,6 @@ export function questionTime(conversation: LocomoConversation): Date {
   return new Date(last.date.getTime() + last.turns.length * 1000 + 60_000);
 }
 
-/** What one conversation's run produced (a child process sends it back as is). */
-export interface ConversationRun {
-  extraction: ExtractionRow[];
-  questions: QuestionRow[];
-  warnings: string[];
-  /** Milliseconds per phase (see `phase_seconds`). */
-  phases: LocomoWritePathResult["phase_seconds"];
-}
 
 /** What {@link runConversation} needs besides the conversation. */
 export interface ConversationRunContext {
@@ -285,7 +277,10 @@ function extractionRow(conversation: LocomoConversation, replay: SpeakerReplay):
     positive_turns: [...positives],
     extracted_turns: [...extracted],
     memories_written: memories.length,
-    memories_by_kind: memories.reduce<Record<string, number>>((acc, m) => ({ ...acc, [m.kind]: (acc[m.kind] ?? 0) + 1 }), {}),
+    memories_by_kind: memories.reduce<Record<string, number>>((acc, m) => {
+      acc[m.kind] = (acc[m.kind] ?? 0) + 1;
+      return acc;
+    }, {}),
     profile_writes: replay.otherWrites.filter((w) => w.target === "profile").length,
     rules_proposed: replay.otherWrites.filter((w) => w.target === "rule").length,
     unattributed_memories: memories.filter((m) => m.messageId === null || !own.has(m.messageId)).length,

@@ -8,7 +8,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Budgets } from "../../src/config.js";
-import type { ConversationRun } from "./write-path-bench.js";
+import type { ConversationRun } from "./write-path-metrics.js";
 
 /** What every child needs to run any conversation. */
 export interface ChildSetup {

@@ -226,3 +226,23 @@ function round(v: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(v * f) / f;
 }
+
+/** Time per phase of the write-path benchmark (milliseconds in a run, seconds in the result). */
+export interface PhaseTimes {
+  turns: number;
+  extraction: number;
+  sweeps: number;
+  questions: number;
+  baselines: number;
+  cpu: number;
+}
+
+/** What one conversation's run produced (a child process sends it back as is). */
+export interface ConversationRun {
+  extraction: ExtractionRow[];
+  questions: QuestionRow[];
+  warnings: string[];
+  /** Milliseconds per phase (see `phase_seconds`). */
+  phases: PhaseTimes;
+}
+

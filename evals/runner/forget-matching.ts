@@ -1,6 +1,6 @@
 import { ErrorCodes, isMemoryError } from "../../src/errors.js";
 import type { MemoryControls } from "../../src/controls/memory-controls.js";
-import type { UserScope } from "../../src/extraction/write-targets.js";
+import type { UserScope } from "../../src/core/scope.js";
 
 /** What a `forget` action removed. */
 export interface ForgetOutcome {

@@ -96,7 +96,7 @@ const FILLER: ((i: number) => Turn)[] = [
     user: `someone asked about step-free access at ${VENUES[(i + 2) % 5]}, how do I check that properly`,
     assistant: "Ask for entrance photos, lift dimensions and the accessible toilet location.",
   }),
-  (i) => ({
+  (_i) => ({
     user: `how long should the closing session be on the last day, people will want to leave for flights`,
     assistant: "Keep it to 45 minutes and end before 15:00.",
   }),
@@ -108,7 +108,7 @@ const FILLER: ((i: number) => Turn)[] = [
     user: `${PEOPLE[(i + 1) % 10]} suggested a team quiz on the first evening, good idea or too school-trip?`,
     assistant: "Good idea if it's short and the teams are mixed.",
   }),
-  (i) => ({
+  (_i) => ({
     user: `do we need travel insurance for everyone or is that on them`,
     assistant: "Usually on them; check your company travel policy.",
   }),
@@ -116,7 +116,7 @@ const FILLER: ((i: number) => Turn)[] = [
     user: `write me a two line slack message reminding people to book their flights by ${i % 2 === 0 ? "Friday" : "end of month"}`,
     assistant: "Reminder: please book your offsite flights soon — details in the pinned doc. Ping me with questions!",
   }),
-  (i) => ({
+  (_i) => ({
     user: `the hotel wants the rooming list, does it need dietary info too or just names`,
     assistant: "Names, arrival/departure dates and room sharing; diet goes to catering.",
   }),

@@ -5,7 +5,9 @@
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
-import { createMemory, ExtractionStateSpec, memoryMiddleware, memoryPrompt, MemoryStateSpec, withMemory } from "langgraph-memory";
+import { createMemory, memoryMiddleware, memoryPrompt, withMemory } from "langgraph-memory";
+import { ExtractionStateSpec } from "langgraph-memory/extraction";
+import { MemoryStateSpec } from "langgraph-memory/graph";
 
 const State = Annotation.Root({ ...MemoryStateSpec, ...ExtractionStateSpec, turns: Annotation<number>({ reducer: (a, b) => a + b, default: () => 0 }) });
 

@@ -17,7 +17,7 @@ import {
 import type { Database } from "../db/database.js";
 import { openDatabase, type OpenDatabaseOptions } from "../db/open.js";
 import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
-import { checkIdText } from "../store/well-formed-text.js";
+import { checkIdText } from "../core/well-formed-text.js";
 import { ownerOfConfigurable, threadScopeMismatch, type ThreadOwner } from "../threads/thread-owner.js";
 import { forgetOwners, rememberOwner } from "../threads/verified-owners.js";
 import { DEFAULTS, type PostgresCheckpointerOptions } from "./options.js";

@@ -33,12 +33,12 @@ export function formatTable(headers: readonly string[], rows: ReadonlyArray<read
   const maxWidth = options.maxWidth ?? terminalWidth();
   const total = widths.reduce((a, b) => a + b, 0) + 2 * (headers.length - 1);
   if (total > maxWidth) widths[flex] = Math.max(headers[flex].length, 12, widths[flex] - (total - maxWidth));
-  const fit = (s: string, w: number) => {
+  const fitCell = (s: string, w: number) => {
     const chars = [...s];
     const shown = chars.length > w ? `${chars.slice(0, w - 1).join("").trimEnd()}…` : s;
     return shown + " ".repeat(Math.max(0, w - [...shown].length));
   };
-  const line = (r: readonly string[]) => r.map((c, i) => fit(c, widths[i])).join("  ").trimEnd();
+  const line = (r: readonly string[]) => r.map((c, i) => fitCell(c, widths[i])).join("  ").trimEnd();
   return [line(headers), ...cells.map(line)].join("\n");
 }
 

@@ -1,10 +1,6 @@
 import { isMemoryError } from "../errors.js";
+import type { CliCommand } from "./cli-command.js";
 
-/** A CLI command: `run` gets the arguments after the command name and returns the exit code. */
-export interface CliCommand {
-  summary: string;
-  run(argv: string[]): Promise<number>;
-}
 
 // Lazy imports keep `langgraph-memory --help` fast and each command's dependencies out of the others.
 const COMMANDS: Record<string, () => Promise<CliCommand>> = {
@@ -20,31 +16,41 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   profile: async () => (await import("./commands/profile.js")).command,
   rules: async () => (await import("./commands/rules.js")).command,
   gc: async () => (await import("./commands/gc.js")).command,
-  eval: async () => (await import("./commands/eval.js")).command,
   status: async () => (await import("./commands/status.js")).command,
+  eval: async () => (await import("./checkout-commands.js")).loadCheckoutCommand("eval", "command", "langgraph-memory eval"),
 };
 
-function usage(): string {
-  const names = Object.keys(COMMANDS).sort();
+function usageText(program: string, commands: Record<string, unknown>): string {
+  const names = Object.keys(commands).sort();
   return [
-    "usage: langgraph-memory <command> [options]",
+    `usage: ${program} <command> [options]`,
     "",
     "commands:",
     ...names.map((n) => `  ${n}`),
     "",
-    "Run `langgraph-memory <command> --help` for a command's options.",
+    `Run \`${program} <command> --help\` for a command's options.`,
     "Database: --database-url URL or DATABASE_URL (postgres://…, pglite:<dir>, memory://); default: embedded in ./.langgraph-memory/",
   ].join("\n");
 }
 
 /** Entry point of the `langgraph-memory` binary. Returns the process exit code. */
-export async function main(argv: string[]): Promise<number> {
+export function main(argv: string[]): Promise<number> {
+  return runCommands(COMMANDS, argv, "langgraph-memory");
+}
+
+/**
+ * Run one command of `commands` by its name (the first argument): usage on none or an unknown
+ * one, and a MemoryError or a bad option as one line and exit code 1 or 2. `program` names the
+ * command line in messages (the eval harness has its own, `evals/cli.ts`).
+ */
+export async function runCommands(commands: Record<string, () => Promise<CliCommand>>, argv: string[], program: string): Promise<number> {
+  const usage = () => usageText(program, commands);
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
     console.log(usage());
     return name ? 0 : 2;
   }
-  const load = COMMANDS[name];
+  const load = commands[name];
   if (!load) {
     console.error(`unknown command "${name}"\n\n${usage()}`);
     return 2;
@@ -60,7 +66,7 @@ export async function main(argv: string[]): Promise<number> {
     // Duck-typed: parseArgs' errors come from Node's realm, where `instanceof Error` can fail (jest).
     const code = (err as { code?: unknown } | null)?.code;
     if (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS")) {
-      console.error(`${(err as Error).message}\nRun \`langgraph-memory ${name} --help\`.`);
+      console.error(`${(err as Error).message}\nRun \`${program} ${name} --help\`.`);
       return 2;
     }
     throw err;

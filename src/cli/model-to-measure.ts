@@ -2,7 +2,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { ErrorCodes, isMemoryError } from "../errors.js";
 import { chatModelFromSpec } from "../models/chat-model.js";
 
-/** What `eval --model` and `bench locomo-memory --model` print, exiting 0, when no model can be built. */
+/** What `npm run eval -- --model` and `npm run bench:locomo-memory -- --model` print, exiting 0, when no model can be built. */
 export const NOT_MEASURED = "not measured: no model configured";
 
 /** The JSON a measurement writes instead of its report when it could not run. */

@@ -3,12 +3,12 @@ import { openDatabase } from "../db/open.js";
 import type { Database } from "../db/database.js";
 import { createEmbeddings } from "../embeddings/create-embeddings.js";
 import { ErrorCodes, MemoryError } from "../errors.js";
-import { MemoryStore } from "../store/memory-store.js";
+import { MemoryRepository } from "../store/memory-store.js";
 import { ProfileStore } from "../profile/profile-store.js";
 import { RuleStore } from "../procedural/rule-store.js";
 import { MemorySettingsStore } from "../controls/settings-store.js";
 import { MemoryControls } from "../controls/memory-controls.js";
-import type { UserScope } from "../extraction/write-targets.js";
+import type { UserScope } from "../core/scope.js";
 
 /** Options of the per-user commands (`memories`, `profile`, `rules`), besides the database ones. */
 export const USER_OPTIONS = {
@@ -36,7 +36,7 @@ export async function openUserControls(values: { "database-url"?: string; schema
   const config = resolveConfig({ databaseUrl: values["database-url"], schema: values.schema, embeddings: values.embeddings });
   const embeddings = await createEmbeddings(config.embeddings);
   const db = await openDatabase(config.databaseUrl, { schema: config.schema, dataDir: config.dataDir, poolMax: config.poolMax });
-  const store = new MemoryStore(db, { embeddings, retrieval: config.retrieval, writePolicy: config.writePolicy });
+  const store = new MemoryRepository(db, { embeddings, retrieval: config.retrieval, writePolicy: config.writePolicy });
   const controls = new MemoryControls(db, { store, profiles: new ProfileStore(db), rules: new RuleStore(db), settings: new MemorySettingsStore(db) });
   return { db, controls, close: () => db.close() };
 }

@@ -8,7 +8,7 @@ import { createHistoryStrategy, type HistoryStrategy } from "../summarization/hi
 import type { MissingToolResultPolicy } from "../summarization/message-groups.js";
 import { messageText } from "../summarization/transcript.js";
 import { splitAtWatermark } from "../summarization/watermark.js";
-import { fitSummary, formatSummary } from "./format-summary.js";
+import { fitSummary, formatSummary } from "../summarization/format-summary.js";
 import { renderMemoryBlock } from "./memory-block.js";
 import { readMemories, readProfile, readRules, readSummary } from "../state/state-schemas.js";
 
@@ -34,7 +34,7 @@ export interface BuildContextInput extends CountTokensOptions {
   summary?: SessionSummary | null;
   /** The thread's messages (full history in `"keep"` mode). */
   messages: readonly BaseMessage[];
-  /** Section budgets (DESIGN §3); missing ones take the defaults. */
+  /** Section budgets; missing ones take the defaults (`BudgetsSchema` in config.ts). */
   budget?: Partial<Budgets>;
   /** How recent messages are chosen (default: newest within the budget). */
   strategy?: HistoryStrategy;
@@ -74,7 +74,7 @@ export interface BuildContextResult {
 }
 
 /**
- * Assemble a prompt within the budgets of DESIGN §3: the system prompt, a labelled `<memory>` block
+ * Assemble a prompt within the section budgets (`Budgets`): the system prompt, a labelled `<memory>` block
  * (profile, behavioral rules, memories, past sessions; each fitted by whole items), the rolling
  * summary as a labelled block, then the newest messages that fit, tool pairs whole, as a valid
  * OpenAI-style sequence. Rules share the system budget; the summary shares the recent-messages

@@ -40,10 +40,10 @@ export function findSequenceProblems(messages: readonly BaseMessage[], options: 
     if (m.type === "tool") {
       const id = (m as ToolMessage).tool_call_id;
       const current = open as { index: number; pending: Set<string>; answered: Set<string> } | null;
-      if (current && current.pending.has(id)) {
+      if (current?.pending.has(id)) {
         current.pending.delete(id);
         current.answered.add(id);
-      } else if (current && current.answered.has(id)) {
+      } else if (current?.answered.has(id)) {
         problems.push({ index: i, code: "duplicate-tool-result", message: `tool result ${id} answered twice` });
       } else {
         problems.push({ index: i, code: "orphan-tool-result", message: `tool result ${id} does not follow the AI message that called it` });

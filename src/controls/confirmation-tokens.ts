@@ -11,7 +11,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Queryable } from "../db/database.js";
 import { ErrorCodes, MemoryError } from "../errors.js";
-import type { UserScope } from "../extraction/write-targets.js";
+import type { UserScope } from "../core/scope.js";
 
 export type ConfirmationPurpose = "delete_all";
 

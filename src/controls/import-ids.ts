@@ -14,7 +14,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Queryable } from "../db/database.js";
-import type { UserScope } from "../extraction/write-targets.js";
+import type { UserScope } from "../core/scope.js";
 import { sessionMemoryId } from "../sessions/session-memory-id.js";
 import { sessionInfoOf } from "../sessions/session-metadata.js";
 import type { UserExport } from "./user-export.js";

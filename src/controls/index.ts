@@ -5,7 +5,7 @@ export {
   type ControlCallOptions,
   type MemoryInspection,
   type InspectedMemory,
-  type MemoryStatus,
+  type MemoryLifecycleStatus,
   type ImportResult,
   type DeleteAllRequest,
 } from "./memory-controls.js";

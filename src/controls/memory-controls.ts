@@ -1,8 +1,10 @@
 import type { Database, Queryable } from "../db/database.js";
 import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
-import type { ChangeSource, ControlsTarget, UserScope } from "../extraction/write-targets.js";
+import type { ChangeSource } from "../core/change-source.js";
+import type { UserScope } from "../core/scope.js";
+import type { ControlsTarget } from "../extraction/write-targets.js";
 import type { MemoryKind } from "../state/types.js";
-import { MemoryStore, deleteMemoriesIn } from "../store/memory-store.js";
+import { MemoryRepository, deleteMemoriesIn } from "../store/memory-store.js";
 import { resolveUserScope } from "../store/scope.js";
 import { readOptedOut, optedOut as optedOutError } from "../store/opt-out.js";
 import { readDeletionAudit, recordDeletion, type DeletionAuditEntry } from "../store/deletion-audit.js";
@@ -26,7 +28,7 @@ import { forgetEverywhere, profileChangeWithdrawal } from "../forgetting/forget-
 import { withdrawalForMemories } from "../forgetting/memory-withdrawal.js";
 import type { Withdrawal } from "../sessions/withdrawal.js";
 
-export type MemoryStatus = "active" | "archived" | "superseded" | "expired" | "inactive";
+export type MemoryLifecycleStatus = "active" | "archived" | "superseded" | "expired" | "inactive";
 
 /** One memory as the user sees it (JSON-ready, ISO dates). */
 export interface InspectedMemory {
@@ -38,7 +40,7 @@ export interface InspectedMemory {
    * strongly relevant, active again once used); superseded: replaced by `supersededBy`; expired:
    * past `expiresAt`; inactive: deactivated (by retention or an edit).
    */
-  status: MemoryStatus;
+  status: MemoryLifecycleStatus;
   origin: Memory["source"]["origin"];
   confidence: number;
   /** Where it came from: the thread (and message, run) that wrote it. */
@@ -92,8 +94,8 @@ export interface ImportResult {
 }
 
 export interface MemoryControlsOptions {
-  /** The memory store (default: a `MemoryStore` on `db` with the offline embedder). Its embedder re-embeds edits and imports. */
-  store?: MemoryStore;
+  /** The memory store (default: a `MemoryRepository` on `db` with the offline embedder). Its embedder re-embeds edits and imports. */
+  store?: MemoryRepository;
   profiles?: ProfileStore;
   rules?: RuleStore;
   settings?: MemorySettingsStore;
@@ -137,7 +139,7 @@ export interface ControlCallOptions {
  * await controls.import(alice, backup);
  */
 export class MemoryControls {
-  readonly store: MemoryStore;
+  readonly store: MemoryRepository;
   readonly profiles: ProfileStore;
   readonly rules: RuleStore;
   readonly settings: MemorySettingsStore;
@@ -149,7 +151,7 @@ export class MemoryControls {
     readonly db: Database,
     options: MemoryControlsOptions = {},
   ) {
-    this.store = options.store ?? new MemoryStore(db);
+    this.store = options.store ?? new MemoryRepository(db);
     this.profiles = options.profiles ?? new ProfileStore(db);
     this.rules = options.rules ?? new RuleStore(db);
     this.settings = options.settings ?? new MemorySettingsStore(db);
@@ -272,7 +274,7 @@ export class MemoryControls {
   async deleteMemories(scope: UserScope, ids: readonly string[], source: ChangeSource, options: { exceptJobId?: number | null; terms?: readonly string[] } = {}): Promise<number> {
     const s = resolveUserScope(scope);
     if (!Array.isArray(ids)) throw invalidInput("ids", "must be an array of memory ids");
-    ids.forEach((id, i) => checkUuid(id, `ids[${i}]`));
+    for (const [i, id] of ids.entries()) checkUuid(id, `ids[${i}]`);
     const src = checkChangeSource(source, "source");
     if (ids.length === 0 && !(options.terms && options.terms.length > 0)) return 0;
     const all = await this.db.transaction(async (tx) => {
@@ -577,7 +579,7 @@ function inspectMemory(m: Memory, now: Date): InspectedMemory {
 }
 
 function inspectExported(m: ExportedMemory, now: Date): InspectedMemory {
-  const status: MemoryStatus = m.supersededBy
+  const status: MemoryLifecycleStatus = m.supersededBy
     ? "superseded"
     : m.expiresAt && new Date(m.expiresAt).getTime() <= now.getTime()
       ? "expired"

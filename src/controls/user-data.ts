@@ -4,7 +4,7 @@
  */
 import type { Database, Queryable } from "../db/database.js";
 import { ErrorCodes, MemoryError } from "../errors.js";
-import type { UserScope } from "../extraction/write-targets.js";
+import type { UserScope } from "../core/scope.js";
 import { recordDeletion, type DeletionContext } from "../store/deletion-audit.js";
 import type { ProfileStore } from "../profile/profile-store.js";
 import type { RuleStore } from "../procedural/rule-store.js";

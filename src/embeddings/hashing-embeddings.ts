@@ -2,7 +2,7 @@ import { Embeddings, type EmbeddingsParams } from "@langchain/core/embeddings";
 import { contentWords, stemmedTerms } from "./text-features.js";
 
 export interface HashingEmbeddingsOptions extends EmbeddingsParams {
-  /** Vector length (default 512: measured on LoCoMo, 256 loses ~0.01 recall@10, 1024 gains nothing). */
+  /** Vector length (default 512, chosen on LoCoMo: docs/benchmarks.md). */
   dims?: number;
   /** Weight of the character n-gram features relative to whole words (default 0.5). */
   charNgramWeight?: number;
@@ -11,7 +11,7 @@ export interface HashingEmbeddingsOptions extends EmbeddingsParams {
 /**
  * The offline default embedder: feature hashing of stemmed words (log-scaled counts) and of
  * character 3–5-grams of each word (so "hike"/"hiking"/"hikes" and typos still overlap), signed,
- * L2-normalised. Deterministic, no model download, ~20 µs per sentence. It is a lexical baseline:
+ * L2-normalised. Deterministic, no model download, microseconds per sentence. It is a lexical baseline:
  * it finds the same words, not synonyms — the store pairs it with BM25 full-text search, which is
  * what lifts LoCoMo recall (docs/memory-model.md has the measurements).
  *

@@ -1,6 +1,6 @@
 import { coerceMessageLikeToMessage, type BaseMessage, type BaseMessageLike } from "@langchain/core/messages";
 import { invalidInput } from "../errors.js";
-import { storableText } from "../store/well-formed-text.js";
+import { storableText } from "../core/well-formed-text.js";
 import type { ExtractionSource, VerifiedOutcome } from "./candidate.js";
 
 /**

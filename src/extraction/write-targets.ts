@@ -3,20 +3,9 @@
  * settings — as small interfaces, so extraction does not import those modules (they implement
  * these; tests and apps can pass their own).
  */
+import type { ChangeSource } from "../core/change-source.js";
+import type { UserScope } from "../core/scope.js";
 
-/** A user of a tenant: every write target acts for exactly one. */
-export interface UserScope {
-  tenantId: string;
-  userId: string;
-}
-
-/** Who or what caused a change (recorded in the profile's history and on rules). */
-export interface ChangeSource {
-  kind: "user_edit" | "extraction" | "tool" | "import" | "api";
-  threadId?: string | null;
-  messageId?: string | null;
-  runId?: string | null;
-}
 
 /** The user's profile document (one per tenant + user). */
 export interface ProfileTarget {

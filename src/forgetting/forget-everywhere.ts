@@ -1,7 +1,7 @@
 /**
  * Forgetting a fact removes it from everything of the user that quotes it, not only from the
- * memory row (issue 17): deleting "User is vegetarian" by id used to leave "I'm vegetarian and I
- * live in Porto …" in the user's past session, which went on being injected. Given a withdrawal
+ * memory row: deleting "User is vegetarian" by id alone would leave "I'm vegetarian and I live in
+ * Porto …" in the user's past session, which would go on being injected. Given a withdrawal
  * (`withdrawal.ts`: the statements deleted, edited away or superseded), this rewrites, for one user:
  *
  * - **past sessions** — every session memory's text and context lose the sentences that state it
@@ -27,9 +27,9 @@
 import { JsonPlusSerializer, type SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import type { Database, Queryable } from "../db/database.js";
 import { rewriteThreadChannels } from "../checkpointer/rewrite-channels.js";
-import type { UserScope } from "../extraction/write-targets.js";
+import type { UserScope } from "../core/scope.js";
 import { recordDeletion } from "../store/deletion-audit.js";
-import type { MemoryStore } from "../store/memory-store.js";
+import type { MemoryRepository } from "../store/memory-store.js";
 import { vectorLiteral } from "../store/memory-row.js";
 import { cueOf, dropWithdrawn, isEmptyWithdrawal, recordWithdrawal, type Withdrawal } from "../sessions/withdrawal.js";
 import {
@@ -93,7 +93,7 @@ const emptyReport = (): ForgetReport => ({ sessionsRewritten: 0, sessionsDeleted
  * const w = withdrawalOf([{ id, text: "User is vegetarian." }]);
  * await forgetEverywhere({ db, store }, alice, w, { via: "controls.deleteMemory" });
  */
-export async function forgetEverywhere(deps: { db: Database; store: MemoryStore }, scope: UserScope, w: Withdrawal, options: ForgetEverywhereOptions): Promise<ForgetReport> {
+export async function forgetEverywhere(deps: { db: Database; store: MemoryRepository }, scope: UserScope, w: Withdrawal, options: ForgetEverywhereOptions): Promise<ForgetReport> {
   const report = emptyReport();
   if (isEmptyWithdrawal(w) && !(options.profileValues && options.profileValues.length > 0)) return report;
   const { db, store } = deps;

@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/database.js";
-import type { UserScope } from "../extraction/write-targets.js";
+import type { UserScope } from "../core/scope.js";
 import { isSessionMemory } from "../sessions/session-metadata.js";
 import { withdrawalOf, type Withdrawal, type WithdrawnStatement } from "../sessions/withdrawal.js";
 

@@ -4,7 +4,7 @@
  * document, a job payload. Each returns the value itself when nothing in it states the withdrawn
  * fact, else a new value without it. Pure; plain JSON in, plain JSON out.
  */
-import { summaryTokens } from "../context/format-summary.js";
+import { summaryTokens } from "../summarization/format-summary.js";
 import type { SessionSummary, SummaryEntities } from "../state/types.js";
 import { dropWithdrawn, statesWithdrawn, type MatchOptions, type Withdrawal } from "../sessions/withdrawal.js";
 

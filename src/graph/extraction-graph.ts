@@ -3,8 +3,8 @@ import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { processExtractionPayload, type ExtractionJobPayload } from "../extraction/node/extraction-payload.js";
 import type { SerializedMessage } from "../extraction/node/serialize-messages.js";
 import type { WriteReport } from "../extraction/write/write-report.js";
-import { scopeFromConfig } from "../retrieval/scope-from-config.js";
-import { memoryGetter, type MemorySource } from "./memory-source.js";
+import { scopeFromConfig } from "../core/scope.js";
+import { memoryGetter, type MemoryProvider } from "./memory-source.js";
 import { writeTargetsOf } from "./write-targets.js";
 import { ExtractionGraphInputSchema, ExtractionGraphOutputSchema, MemoryScopeConfigSchema } from "./graph-schemas.js";
 
@@ -32,7 +32,7 @@ export const ExtractionGraphAnnotation = Annotation.Root({
  * await graph.invoke({ v: 1, threadId: "t1", messages: [{ id: "m1", role: "human", text: "I moved to Lisbon." }] },
  *   { configurable: { tenant_id: "acme", user_id: "alice" } });
  */
-export function createExtractionGraph(source: MemorySource) {
+export function createExtractionGraph(source: MemoryProvider) {
   const getMemory = memoryGetter(source);
   return new StateGraph(ExtractionGraphAnnotation, { input: ExtractionGraphInputSchema, output: ExtractionGraphOutputSchema, context: MemoryScopeConfigSchema })
     .addNode("extract_memories", async (state: typeof ExtractionGraphAnnotation.State, config: RunnableConfig) => {

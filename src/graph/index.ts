@@ -3,7 +3,7 @@ export { withMemory, hasToolCalls, MEMORY_NODES, MemoryGraphAnnotation, type Mem
 export { createMemoryTurnSteps, type MemoryStepsOptions, type MemoryTurnEvent, type MemoryTurnState, type MemoryTurnSteps } from "./turn-steps.js";
 export { memoryPrompt, memoryContext, type MemoryPromptOptions, type MemoryPromptState } from "./memory-prompt.js";
 export { requireRunScope, RUN_SCOPE_KEYS, type RunScope } from "./run-scope.js";
-export { memoryGetter, type MemorySource } from "./memory-source.js";
+export { memoryGetter, type MemoryProvider } from "./memory-source.js";
 export { writeTargetsOf } from "./write-targets.js";
 export { offlineAnswer, createOfflineResponder, isOfflineAnswer, OFFLINE_RESPONDER_NAME, OFFLINE_RESPONDER_LABEL, OFFLINE_RESPONDER_HINT, type OfflineAnswerOptions } from "./offline-responder.js";
 export { createMemoryAgentNode, MEMORY_AGENT_SYSTEM_PROMPT, type MemoryAgentNodeOptions } from "./memory-agent-node.js";

@@ -4,7 +4,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { Budgets } from "../config.js";
 import type { BuildContextResult } from "../context/build-context.js";
-import { memoryGetter, type MemorySource } from "./memory-source.js";
+import { memoryGetter, type MemoryProvider } from "./memory-source.js";
 import { memoryContext, type MemoryPromptState } from "./memory-prompt.js";
 import { createOfflineResponder, type OfflineAnswerOptions } from "./offline-responder.js";
 
@@ -16,7 +16,7 @@ export const MEMORY_AGENT_SYSTEM_PROMPT =
 
 export interface MemoryAgentNodeOptions {
   /** The memory: its `model` answers (from `MODEL`); without one the offline responder does. */
-  memory: MemorySource;
+  memory: MemoryProvider;
   /** A chat model to use instead of `memory.model` (`null`: always the offline responder). */
   model?: BaseChatModel | null;
   /** System prompt (default {@link MEMORY_AGENT_SYSTEM_PROMPT}). */

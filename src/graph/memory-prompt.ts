@@ -9,7 +9,7 @@ export type MemoryPromptState = Pick<MemoryState, "messages"> & Partial<Pick<Mem
 export interface MemoryPromptOptions extends Omit<BuildContextInput, "messages" | "summary" | "profile" | "rules" | "memories" | "pastSessions" | "budget"> {
   /** Your system prompt (the memory block and the summary follow it). */
   system?: string;
-  /** Section budgets (DESIGN §3); default: the defaults (or `memory.config.budgets`). */
+  /** Section budgets; default: the defaults (or `memory.config.budgets`). */
   budgets?: Partial<Budgets>;
 }
 

@@ -5,10 +5,10 @@ import { invalidInput } from "../errors.js";
  * Where a graph gets its memory: an open `LangGraphMemory`, or a function that opens it on first
  * use (graph modules compile at import time, before any database is opened).
  */
-export type MemorySource = LangGraphMemory | (() => LangGraphMemory | Promise<LangGraphMemory>);
+export type MemoryProvider = LangGraphMemory | (() => LangGraphMemory | Promise<LangGraphMemory>);
 
 /** A getter that resolves the source once; a failed open is retried on the next call. */
-export function memoryGetter(source: MemorySource): () => Promise<LangGraphMemory> {
+export function memoryGetter(source: MemoryProvider): () => Promise<LangGraphMemory> {
   if (source == null) throw invalidInput("memory", "pass the memory (`await createMemory()`) or a function that returns it");
   if (typeof source !== "function") {
     const ready = Promise.resolve(source);

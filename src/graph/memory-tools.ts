@@ -2,7 +2,7 @@ import { tool } from "@langchain/core/tools";
 import { toolCallContext, toolResult } from "../tools/tool-context.js";
 import { MANAGE_MEMORY_DESCRIPTION, MANAGE_MEMORY_TOOL_NAME, ManageMemorySchema, manageMemory, type ManageMemoryInput } from "../tools/manage-memory-tool.js";
 import { SEARCH_MEMORY_DESCRIPTION, SEARCH_MEMORY_TOOL_NAME, SearchMemorySchema, searchMemory, type SearchMemoryInput } from "../tools/search-memory-tool.js";
-import { memoryGetter, type MemorySource } from "./memory-source.js";
+import { memoryGetter, type MemoryProvider } from "./memory-source.js";
 import { writeTargetsOf } from "./write-targets.js";
 
 /**
@@ -14,7 +14,7 @@ import { writeTargetsOf } from "./write-targets.js";
  * const tools = memoryToolsFor(memory);
  * const graph = withMemory({ memory, agent, tools }).compile();
  */
-export function memoryToolsFor(source: MemorySource) {
+export function memoryToolsFor(source: MemoryProvider) {
   const getMemory = memoryGetter(source);
   const manage = tool(
     async (input: ManageMemoryInput, config) => {

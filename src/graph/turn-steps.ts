@@ -5,7 +5,8 @@ import { ErrorCodes, invalidInput, isMemoryError } from "../errors.js";
 import { createScheduleExtractionNode, type ScheduleExtractionNodeOptions } from "../extraction/node/schedule-extraction-node.js";
 import type { WriteReport } from "../extraction/write/write-report.js";
 import type { LangGraphMemory } from "../memory.js";
-import { createLoadMemoryNode, type LoadMemoryNodeOptions, type LoadMemoryResult, type MemoryLoader } from "../retrieval/load-memory-node.js";
+import { createLoadMemoryNode, type LoadMemoryNodeOptions, type LoadMemoryResult } from "./load-memory-node.js";
+import type { MemoryLoader } from "../retrieval/memory-loader.js";
 import { indexSessionNow } from "../sessions/index-session-now.js";
 import type { IndexSessionResult } from "../sessions/index-session.js";
 import { createPastSessionsLoader, type PastSessionsLoaderOptions } from "../sessions/past-sessions.js";
@@ -14,7 +15,7 @@ import { createSummarizationNode, type SummarizationNodeOptions } from "../summa
 import { sealKey } from "../db/seal-keys.js";
 import { sealSummary, verifySummary } from "../state/summary-seal.js";
 import { requireThreadOwner } from "../threads/require-thread-owner.js";
-import { memoryGetter, type MemorySource } from "./memory-source.js";
+import { memoryGetter, type MemoryProvider } from "./memory-source.js";
 import { isOfflineAnswer } from "./offline-responder.js";
 import { requireRunScope } from "./run-scope.js";
 import { checkMessageNesting } from "./message-nesting.js";
@@ -31,7 +32,7 @@ export type MemoryTurnEvent =
 /** The memory side of a memory-enabled agent: what to load, summarise and extract. */
 export interface MemoryStepsOptions {
   /** The memory (`await createMemory()`), or a function opening it on first use (graph modules). */
-  memory: MemorySource;
+  memory: MemoryProvider;
   /**
    * How extraction runs after the answer: `"queue"` (default) queues a durable job for a worker
    * (`langgraph-memory worker`, `runWorker`, or `memoryWorker(memory)`) — nothing on the response

@@ -145,7 +145,7 @@ export class JobQueue {
    * skipped when the idempotency key is already queued, running or done, else inserted or merged
    * into the group's pending job, due debounceMs after this call. Durable once it returns (or once
    * `tx` commits). Cheaper than `enqueue` on the caller's path: no lookup, no merge, no index of
-   * the job table touched (on PGlite 0.3 ms against 1.0 ms, docs/jobs.md).
+   * the job table touched (docs/jobs.md has the figures).
    *
    * @example
    * await jobs.submit({ queue: "extract", scope, groupKey: threadId, idempotencyKey: `${threadId}:${lastId}`,

@@ -402,7 +402,10 @@ export class JobWorker {
   /** A job was enqueued (or will be due in `dueInMs`): claim now, or sleep no longer than that. */
   private onWake(w: JobWake): void {
     if (this.stopping || !this.handlers[w.queue]) return;
-    if (w.dueInMs <= 0) return this.wake();
+    if (w.dueInMs <= 0) {
+      this.wake();
+      return;
+    }
     const at = Date.now() + w.dueInMs + 5;
     if (at >= this.wakeAt) return;
     this.wakeAt = at;

@@ -3,7 +3,7 @@
  * filters by the owner's scope columns.
  */
 import { notOptedOutAt, notOptedOutSql } from "../store/opt-out.js";
-import type { ChangeSource } from "../extraction/write-targets.js";
+import type { ChangeSource } from "../core/change-source.js";
 import type { ExportedRule, ProceduralRule, ReviewState, RuleScopeLevel, RuleSource } from "./rule-types.js";
 
 /** An owner with explicit columns, as stored. */

@@ -1,16 +1,18 @@
 import { randomUUID } from "node:crypto";
-import { strictJson } from "../store/strict-json.js";
+import { strictJson } from "../core/strict-json.js";
 import type { Database, DbScope, Queryable } from "../db/database.js";
 import { ErrorCodes, MemoryError, describeValue, invalidInput } from "../errors.js";
-import type { ChangeSource, RuleTarget, UserScope } from "../extraction/write-targets.js";
+import type { ChangeSource } from "../core/change-source.js";
+import type { UserScope } from "../core/scope.js";
+import type { RuleTarget } from "../extraction/write-targets.js";
 import type { ActiveRule } from "../state/types.js";
 import { resolveUserScope } from "../store/scope.js";
 import { assertNotOptedOut } from "../store/opt-out.js";
 import { recordDeletion, type DeletionContext } from "../store/deletion-audit.js";
 import { SqlState, sqlStateOf } from "../db/sqlstate.js";
 import { checkChangeSource } from "../profile/profile-store.js";
-import { isPlainObject } from "../profile/merge-patch.js";
-import { checkWellFormed } from "../store/well-formed-text.js";
+import { isPlainObject } from "../core/json.js";
+import { checkWellFormed } from "../core/well-formed-text.js";
 import { refuseSensitiveText } from "../sensitive/sensitive-content.js";
 import {
   ACTIVE_RULES_SQL,

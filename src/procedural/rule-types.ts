@@ -1,4 +1,4 @@
-import type { ChangeSource } from "../extraction/write-targets.js";
+import type { ChangeSource } from "../core/change-source.js";
 
 /** Where a rule applies: everyone, one tenant, one task type, or one user. */
 export type RuleScopeLevel = "global" | "tenant" | "task" | "user";

@@ -1,12 +1,15 @@
 import type { Database, Queryable } from "../db/database.js";
 import { invalidInput } from "../errors.js";
-import type { ChangeSource, ProfileTarget, UserScope } from "../extraction/write-targets.js";
+import type { ChangeSource } from "../core/change-source.js";
+import type { UserScope } from "../core/scope.js";
+import type { ProfileTarget } from "../extraction/write-targets.js";
 import type { ProfileDocument } from "../state/types.js";
 import { resolveUserScope } from "../store/scope.js";
 import { assertNotOptedOut } from "../store/opt-out.js";
 import { recordDeletion, type DeletionContext } from "../store/deletion-audit.js";
 import { fitProfile, type FormatProfileOptions } from "../context/format-profile.js";
-import { changedFields, isPlainObject, mergePatch } from "./merge-patch.js";
+import { isPlainObject } from "../core/json.js";
+import { changedFields, mergePatch } from "./merge-patch.js";
 import { resolveProfileSchema, validateProfile, type ProfileSchemaDefinition, type ResolvedProfileSchema } from "./profile-schema.js";
 import {
   DELETE_HISTORY_SQL,

@@ -1,7 +1,7 @@
 /**
  * `memory_search_candidates` (migration 0007) for one user's own memories, over rows held in
  * process (`CandidateCache`): the same rows chosen with the same vector similarity, recency and
- * matched lexemes, so `MemoryStore.rankCandidates` ranks them as it ranks the statement's rows.
+ * matched lexemes, so `MemoryRepository.rankCandidates` ranks them as it ranks the statement's rows.
  * test/integration/candidate-cache.test.ts checks the two agree on both engines.
  */
 import type { MemoryRow } from "../store/memory-row.js";

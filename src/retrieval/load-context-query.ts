@@ -37,7 +37,7 @@ export interface LoadContextInput {
   profile: boolean;
   /** Read the approved rules for this task type (null = none), at most `limit`; null: no rules. */
   rules: { taskType: string | null; limit: number } | null;
-  /** The search candidates' statement arguments (`MemoryStore.candidateParams`); null: no search. */
+  /** The search candidates' statement arguments (`MemoryRepository.candidateParams`); null: no search. */
   search: CandidateSqlParams | null;
   /**
    * The user's memories version the caller holds in its cache (`CandidateCache`): only the context
@@ -53,7 +53,7 @@ export interface LoadedContext {
   profile: ProfileDocument | null;
   /** Highest priority first ([] when not asked for or opted out). */
   rules: ActiveRule[];
-  /** Rows for `MemoryStore.rankCandidates` ([] without a search, when opted out, or when the cache is current). */
+  /** Rows for `MemoryRepository.rankCandidates` ([] without a search, when opted out, or when the cache is current). */
   candidates: CandidateRow[];
   /** The user's memories version (null: no search, opted out, or none recorded yet). */
   memoriesVersion: string | null;

@@ -1,11 +1,11 @@
 import { BaseRetriever, type BaseRetrieverInput } from "@langchain/core/retrievers";
 import { Document } from "@langchain/core/documents";
-import type { MemoryStore } from "../store/memory-store.js";
+import type { MemoryRepository } from "../store/memory-store.js";
 import type { MemoryScope } from "../store/scope.js";
 import type { MemorySearchOptions } from "../store/types.js";
 
 export interface MemoryRetrieverInput extends BaseRetrieverInput {
-  store: MemoryStore;
+  store: MemoryRepository;
   /** Whose memories (required). */
   scope: MemoryScope;
   /** Search options: k (`limit`), kinds, include tenant/global knowledge, relevance floor. */
@@ -26,7 +26,7 @@ export class MemoryRetriever extends BaseRetriever {
     return "MemoryRetriever";
   }
   lc_namespace = ["langgraph_memory", "retrievers"];
-  private readonly store: MemoryStore;
+  private readonly store: MemoryRepository;
   private readonly scope: MemoryScope;
   private readonly searchOptions: Omit<MemorySearchOptions, "queryEmbedding">;
 

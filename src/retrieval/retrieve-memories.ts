@@ -1,7 +1,7 @@
 import type { RetrievedMemory } from "../state/types.js";
 import { memoryBlockTokens, memoryHeaderTokens, memoryLineTokenCount, memoryLineTokens } from "../context/memory-block-tokens.js";
 import type { TokenEncoding } from "../tokens/count-text.js";
-import type { MemoryStore } from "../store/memory-store.js";
+import type { MemoryRepository } from "../store/memory-store.js";
 import type { MemoryScope } from "../store/scope.js";
 import type { MemorySearchOptions, ScoredMemory } from "../store/types.js";
 
@@ -68,7 +68,7 @@ export function capMemoriesByTokens(memories: readonly RetrievedMemory[], maxTok
  * @example
  * const { memories, tokens } = await retrieveMemories(store, { tenantId: "acme", userId: "alice" }, "what units?", { maxTokens: 1000 });
  */
-export async function retrieveMemories(store: MemoryStore, scope: MemoryScope, query: string, options: RetrieveOptions = {}): Promise<RetrieveResult> {
+export async function retrieveMemories(store: MemoryRepository, scope: MemoryScope, query: string, options: RetrieveOptions = {}): Promise<RetrieveResult> {
   const { maxTokens, markUsed = true, encoding = "o200k_base", ...search } = options;
   if (query.trim().length === 0) return { memories: [], tokens: 0 };
   const found = (await store.search(scope, query, search)).map((m) => toRetrievedMemory(m, encoding));

@@ -1,4 +1,4 @@
-import { foldText, partsOf, tokenize, type Token } from "./text-tokens.js";
+import { foldText, partsOf, tokenize, } from "./text-tokens.js";
 
 /**
  * Cue-word matching over a lexicon (see lexicon/credential-words.ts for the entry syntax): whole

@@ -113,7 +113,7 @@ function valueAfter(text: string, cue: CueHit, want: Want, weak: boolean): Span 
   }
   // A bracketed or quoted value a few words after the cue is its value: "password (X)", "PIN information (4471)", 'the code "4471"'.
   for (let k = 0; k < Math.min(chunks.length, 4); k++) {
-    if (/^[(\["'“‘«]/.test(chunks[k].raw)) {
+    if (/^[(["'“‘«]/.test(chunks[k].raw)) {
       const quoted = valueAt(text, chunks, k, want, weak);
       if (quoted) return quoted;
       break;
@@ -145,7 +145,7 @@ function valueAt(text: string, chunks: Chunk[], i: number, want: Want, weak: boo
   return spanOf(text, chunks[i], want, true, weak);
 }
 
-function spanOf(text: string, chunk: Chunk, want: Want, linked: boolean, weak: boolean): Span | null {
+function spanOf(_text: string, chunk: Chunk, want: Want, linked: boolean, weak: boolean): Span | null {
   const { value, offset } = trimValue(chunk.raw);
   if (value.length === 0 || !accepts(want, value, linked, weak)) return null;
   return { start: chunk.start + offset, end: chunk.start + offset + value.length };

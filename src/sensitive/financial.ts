@@ -13,7 +13,7 @@ const CARD_IIN = /^(?:4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|3(?:0[0-5]|[6
 export const CARD_NUMBER_DETECTOR: Detector = regexDetector(
   "payment_card",
   "card_number",
-  /(?<![\d+]|[\d\-./][\-./])\d(?:[ .-]?\d){12,18}(?!\d|[\-/.]\d)/g,
+  /(?<![\d+]|[\d\-./][-./])\d(?:[ .-]?\d){12,18}(?!\d|[-/.]\d)/g,
   (m) => {
     const separators = m[0].match(/[ .-]/g) ?? [];
     if (new Set(separators).size > 1) return false; // mixed separators: a date, a phone number

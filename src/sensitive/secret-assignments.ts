@@ -20,7 +20,7 @@ function nameParts(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .toLowerCase()
-    .split(/[_.\-]+/)
+    .split(/[_.-]+/)
     .filter((p) => p.length > 0);
 }
 

@@ -94,7 +94,7 @@ function findRuns(text: string): Array<{ list: number; words: Word[] }> {
   for (let i = 0; i <= words.length; i++) {
     const w = i < words.length ? words[i] : null;
     const lists = w ? idx.get(w.key) : undefined;
-    for (const list of [...since.keys()]) if (!lists || !lists.includes(list)) close(list, i);
+    for (const list of [...since.keys()]) if (!lists?.includes(list)) close(list, i);
     for (const list of lists ?? []) if (!since.has(list)) since.set(list, i);
   }
   return runs;

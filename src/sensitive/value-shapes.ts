@@ -14,7 +14,7 @@ export function isPlaceholder(value: string): boolean {
 export function trimValue(raw: string): { value: string; offset: number } {
   let start = 0;
   let end = raw.length;
-  while (start < end && /["'`“”‘’«»„(\[{<]/.test(raw[start])) start++;
+  while (start < end && /["'`“”‘’«»„([{<]/.test(raw[start])) start++;
   while (end > start && /["'`“”‘’«»)\]}>.,;:?、，。：；！？]/.test(raw[end - 1])) end--;
   return { value: raw.slice(start, end), offset: start };
 }
@@ -85,7 +85,7 @@ export function keyShaped(value: string): boolean {
 
 /** Digits grouped as a keypad code is read out: "6 0 9 1", "24 11 37" (up to 8 digits). */
 export function groupedDigitsAt(text: string, from: number): { start: number; end: number } | null {
-  const m = /^\s*["'“‘(\[]?((?:\d{1,4}[ .-]){1,7}\d{1,4}|\d{4,8})(?![\d.,]\d)/.exec(text.slice(from));
+  const m = /^\s*["'“‘([]?((?:\d{1,4}[ .-]){1,7}\d{1,4}|\d{4,8})(?![\d.,]\d)/.exec(text.slice(from));
   if (!m) return null;
   const digits = m[1].replace(/\D/g, "");
   if (digits.length < 4 || digits.length > 8) return null;

@@ -5,7 +5,7 @@
  * or stored content. The details go to the server's log.
  */
 import type { FastifyError } from "fastify";
-import { z } from "zod";
+import type { z } from "zod";
 import { ErrorCodes, MemoryError, type ErrorCode } from "../errors.js";
 
 export interface ErrorBody {

@@ -2,7 +2,7 @@
  * What the list and search routes return, computed from a user's inspected memories (per-user
  * sets are small: tens to thousands of rows, one query).
  */
-import type { InspectedMemory, MemoryStatus } from "../controls/memory-controls.js";
+import type { InspectedMemory, MemoryLifecycleStatus } from "../controls/memory-controls.js";
 import type { MemoryKind } from "../state/types.js";
 import type { ScoredMemory } from "../store/types.js";
 
@@ -14,7 +14,7 @@ export interface ListedMemory extends InspectedMemory {
 
 export interface ListFilter {
   kinds?: readonly MemoryKind[];
-  statuses?: readonly MemoryStatus[];
+  statuses?: readonly MemoryLifecycleStatus[];
 }
 
 /** Newest first; then filtered by kind and status. */

@@ -5,9 +5,9 @@
 import { z } from "zod";
 import { MEMORY_KINDS } from "../state/types.js";
 import { REVIEW_STATES } from "../procedural/rule-types.js";
-import type { MemoryStatus } from "../controls/memory-controls.js";
+import type { MemoryLifecycleStatus } from "../controls/memory-controls.js";
 
-export const MEMORY_STATUSES: readonly MemoryStatus[] = ["active", "archived", "superseded", "expired", "inactive"];
+export const MEMORY_STATUSES: readonly MemoryLifecycleStatus[] = ["active", "archived", "superseded", "expired", "inactive"];
 
 /** `a,b` or repeated `?x=a&x=b` → ["a", "b"]. */
 function csvOf<T extends string>(values: readonly T[]) {

@@ -1,7 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { SessionSummary } from "../state/types.js";
-import type { MemoryStore } from "../store/memory-store.js";
+import type { MemoryRepository } from "../store/memory-store.js";
 import { offlineSummarizer } from "../summarization/offline-summarizer.js";
 import { summarizeMessages } from "../summarization/summarize-messages.js";
 import type { Summarizer } from "../summarization/summarizer.js";
@@ -15,7 +15,8 @@ import { sessionConversationEntries } from "./session-conversation.js";
 import { sessionSummaryOf } from "./session-document.js";
 import { sessionMemoryId } from "./session-memory-id.js";
 import { sessionInfoOf } from "./session-metadata.js";
-import { correctedValues, staleTerms, withCorrectionsApplied } from "./withdrawn-statements.js";
+import { staleTerms } from "./stale-terms.js";
+import { correctedValues, withCorrectionsApplied } from "./withdrawn-statements.js";
 
 export interface FoldSessionOptions extends IndexSessionOptions {
   summarizer: Summarizer;
@@ -44,7 +45,7 @@ export interface FoldSessionResult extends IndexSessionResult {
  * is the next chunk), all of them are. Nothing new: `unchanged` (or `empty` without a session).
  * The thread must be the scope's own: THREAD_SCOPE_MISMATCH otherwise, nothing read or written.
  */
-export async function foldSession(store: MemoryStore, scope: SessionScope, threadId: string, messages: readonly BaseMessage[], options: FoldSessionOptions): Promise<FoldSessionResult> {
+export async function foldSession(store: MemoryRepository, scope: SessionScope, threadId: string, messages: readonly BaseMessage[], options: FoldSessionOptions): Promise<FoldSessionResult> {
   const { summarizer, fallbackToOffline, maxSummaryTokens, maxChunkTokens, config, startedAt, endedAt, ...indexOptions } = options;
   // Only the scope's own thread becomes its past session (a foreign thread's words never become its memory).
   await requireThreadOwner(store.db, threadId, scope);

@@ -4,7 +4,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { BudgetsSchema } from "../config.js";
 import { invalidInput } from "../errors.js";
 import type { SessionSummary } from "../state/types.js";
-import type { MemoryStore } from "../store/memory-store.js";
+import type { MemoryRepository } from "../store/memory-store.js";
 import { chatModelSummarizer } from "../summarization/chat-model-summarizer.js";
 import { offlineSummarizer } from "../summarization/offline-summarizer.js";
 import { DEFAULT_SUMMARY_SHARE } from "../summarization/summarization-node.js";
@@ -13,7 +13,7 @@ import { foldSession } from "./fold-session.js";
 import { checkScope, checkThreadId, type IndexSessionOptions, type IndexSessionResult, type SessionScope } from "./index-session.js";
 
 export interface IndexSessionNowInput extends IndexSessionOptions {
-  store: MemoryStore;
+  store: MemoryRepository;
   /** The thread's messages (`state.messages`), in order. */
   messages: readonly BaseMessage[];
   /**

@@ -1,7 +1,8 @@
-import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
-import { checkIdText } from "../store/well-formed-text.js";
+import { invalidInput } from "../errors.js";
+import { parseScope } from "../core/scope.js";
+import { checkIdText } from "../core/well-formed-text.js";
 import type { SessionSummary } from "../state/types.js";
-import type { MemoryStore } from "../store/memory-store.js";
+import type { MemoryRepository } from "../store/memory-store.js";
 import type { Memory } from "../store/types.js";
 import type { TokenEncoding } from "../tokens/count-text.js";
 import { requireThreadOwner } from "../threads/require-thread-owner.js";
@@ -83,7 +84,7 @@ export interface IndexSessionResult {
  * @example
  * await indexSession(store, { tenantId: "acme", userId: "alice" }, { threadId: "t1", summary: state.summary });
  */
-export async function indexSession(store: MemoryStore, scope: SessionScope, input: IndexSessionInput, options: IndexSessionOptions = {}): Promise<IndexSessionResult> {
+export async function indexSession(store: MemoryRepository, scope: SessionScope, input: IndexSessionInput, options: IndexSessionOptions = {}): Promise<IndexSessionResult> {
   const s = checkScope(scope);
   const threadId = checkThreadId(input?.threadId);
   await requireThreadOwner(store.db, threadId, s);
@@ -173,11 +174,7 @@ export async function indexSession(store: MemoryStore, scope: SessionScope, inpu
 }
 
 export function checkScope(scope: unknown): SessionScope {
-  const s = (scope ?? {}) as Partial<SessionScope>;
-  if (typeof s.tenantId !== "string" || s.tenantId === "" || typeof s.userId !== "string" || s.userId === "") {
-    throw new MemoryError(ErrorCodes.SCOPE_REQUIRED, "past sessions belong to a user: give { tenantId, userId } (from config.configurable tenant_id and user_id)");
-  }
-  return { tenantId: checkIdText(s.tenantId, "scope.tenantId"), userId: checkIdText(s.userId, "scope.userId") };
+  return parseScope(scope);
 }
 
 export function checkThreadId(threadId: unknown): string {

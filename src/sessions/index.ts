@@ -26,4 +26,5 @@ export { sessionMemoryId } from "./session-memory-id.js";
 export { sessionDocument, sessionSummaryOf, DEFAULT_SESSION_TEXT_TOKENS, type SessionDocument, type SessionDocumentOptions } from "./session-document.js";
 export { sessionConversation, isThirdParty, ECHO_MIN_WORDS } from "./session-conversation.js";
 export { redactSensitive, secretValuesIn, contextualSecrets, type RedactOptions, type RedactResult } from "./redact-summary.js";
-export { withdrawFromSessions, dropSentencesWith, staleTerms, withoutToolTraffic, withCorrectionsApplied, WITHDRAWN_TERMS_KEY } from "./withdrawn-statements.js";
+export { staleTerms } from "./stale-terms.js";
+export { withdrawFromSessions, dropSentencesWith, withoutToolTraffic, withCorrectionsApplied, WITHDRAWN_TERMS_KEY } from "./withdrawn-statements.js";

@@ -1,6 +1,6 @@
 import { capMemoriesByTokens, toRetrievedMemory, type RetrieveOptions, type RetrieveResult } from "../retrieval/retrieve-memories.js";
 import { invalidInput } from "../errors.js";
-import type { MemoryStore } from "../store/memory-store.js";
+import type { MemoryRepository } from "../store/memory-store.js";
 import type { MemoryScope } from "../store/scope.js";
 import { isSessionMemory } from "./session-metadata.js";
 
@@ -16,7 +16,7 @@ const SESSION_HEADROOM = 32;
  * @example
  * const { memories, tokens } = await retrieveMemoriesWithoutSessions(store, alice, "what units?", { maxTokens: 1000 });
  */
-export async function retrieveMemoriesWithoutSessions(store: MemoryStore, scope: MemoryScope, query: string, options: RetrieveOptions = {}): Promise<RetrieveResult> {
+export async function retrieveMemoriesWithoutSessions(store: MemoryRepository, scope: MemoryScope, query: string, options: RetrieveOptions = {}): Promise<RetrieveResult> {
   const { maxTokens, markUsed = true, encoding = "o200k_base", ...search } = options;
   if (query.trim().length === 0) return { memories: [], tokens: 0 };
   const k = search.limit ?? store.retrieval.topK;

@@ -2,8 +2,8 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { BudgetsSchema, type Budgets } from "../config.js";
 import { PAST_SESSIONS_HEADER, fitMemories } from "../context/memory-block.js";
 import { invalidInput } from "../errors.js";
-import type { MemoryLoader } from "../retrieval/load-memory-node.js";
-import type { MemoryStore } from "../store/memory-store.js";
+import type { MemoryLoader } from "../retrieval/memory-loader.js";
+import type { MemoryRepository } from "../store/memory-store.js";
 import type { Memory } from "../store/types.js";
 import type { TokenEncoding } from "../tokens/count-text.js";
 import { checkScope, type SessionScope } from "./index-session.js";
@@ -44,7 +44,7 @@ export interface FindPastSessionsResult {
  * @example
  * const { sessions } = await findPastSessions(store, alice, "the Lisbon trip again", { excludeThreadId: "t2" });
  */
-export async function findPastSessions(store: MemoryStore, scope: SessionScope, query: string, options: FindPastSessionsOptions = {}): Promise<FindPastSessionsResult> {
+export async function findPastSessions(store: MemoryRepository, scope: SessionScope, query: string, options: FindPastSessionsOptions = {}): Promise<FindPastSessionsResult> {
   const s = checkScope(scope);
   const limit = options.limit ?? 3;
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalidInput("limit", "must be an integer from 1 to 100");
@@ -73,7 +73,7 @@ export async function findPastSessions(store: MemoryStore, scope: SessionScope, 
 }
 
 export interface PastSessionsLoaderOptions extends Omit<FindPastSessionsOptions, "excludeThreadId" | "maxTokens" | "now"> {
-  store: MemoryStore;
+  store: MemoryRepository;
   /** Budgets (`pastSessions` caps the section; default 500 tokens). */
   budgets?: Partial<Budgets>;
 }
@@ -116,7 +116,7 @@ const LIST_PAGE = 1000;
  * const last3 = await listRecentSessions(store, { tenantId: "acme", userId: "alice" }, 3);
  * return { pastSessions: last3 };
  */
-export async function listRecentSessions(store: MemoryStore, scope: SessionScope, n: number, options: ListRecentSessionsOptions = {}): Promise<PastSession[]> {
+export async function listRecentSessions(store: MemoryRepository, scope: SessionScope, n: number, options: ListRecentSessionsOptions = {}): Promise<PastSession[]> {
   const s = checkScope(scope);
   if (!Number.isInteger(n) || n < 1 || n > 1000) throw invalidInput("n", "must be an integer from 1 to 1000");
   const now = options.now ?? store.clock.now();

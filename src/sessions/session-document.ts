@@ -1,10 +1,10 @@
-import { ENTITY_LABELS, splitSentences } from "../context/format-summary.js";
+import { ENTITY_LABELS, splitSentences } from "../summarization/format-summary.js";
 import { emptyEntities, type SessionSummary, type SummaryEntities } from "../state/types.js";
 import { ENTITY_KEYS } from "../summarization/entities.js";
 import { filterEntities } from "../summarization/storable-entities.js";
 import { countTextTokens, type TokenEncoding } from "../tokens/count-text.js";
 import { redactSensitive, type RedactOptions } from "./redact-summary.js";
-import { storableText } from "../store/well-formed-text.js";
+import { storableText } from "../core/well-formed-text.js";
 
 /**
  * Default tokens of a session's shown text (JSON-quoted, as rendered): three sessions and the

@@ -6,7 +6,7 @@ import { redactSecrets } from "../extraction/write/redaction.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { JobHandler } from "../jobs/job-worker.js";
 import type { SessionSummary } from "../state/types.js";
-import type { MemoryStore } from "../store/memory-store.js";
+import type { MemoryRepository } from "../store/memory-store.js";
 import { chatModelSummarizer } from "../summarization/chat-model-summarizer.js";
 import { offlineSummarizer } from "../summarization/offline-summarizer.js";
 import { DEFAULT_SUMMARY_SHARE, type SummaryChangeContext } from "../summarization/summarization-node.js";
@@ -35,7 +35,7 @@ export interface SessionIndexJobPayload {
 }
 
 export interface SessionIndexerOptions extends IndexSessionOptions {
-  store: MemoryStore;
+  store: MemoryRepository;
   /**
    * Defer the write: enqueue a job (one round trip) instead of embedding and writing on the
    * response path; run {@link createSessionIndexJobHandler} in the worker. Worth it with a remote
@@ -72,7 +72,7 @@ export type SummaryChangedHook = (summary: SessionSummary, context: SummaryChang
  */
 export function createSessionIndexer(options: SessionIndexerOptions): SummaryChangedHook {
   const { store, queue, debounceMs, onIndexed, ...rest } = options;
-  if (!store) throw invalidInput("store", "createSessionIndexer needs { store } (a MemoryStore)");
+  if (!store) throw invalidInput("store", "createSessionIndexer needs { store } (a MemoryRepository)");
   const foldOptions = foldOptionsOf(rest);
   return async function indexSummary(summary, context) {
     const scope = checkScope({ tenantId: context.tenantId, userId: context.userId });
@@ -127,7 +127,7 @@ function foldOptionsOf(options: Omit<SessionIndexerOptions, "store" | "queue" | 
 }
 
 /** An opted-out user is not an error: nothing is written for them, as everywhere (null then). */
-async function foldIgnoringOptOut(store: MemoryStore, scope: SessionScope, threadId: string, messages: readonly BaseMessage[], options: FoldSessionOptions): Promise<IndexSessionResult | null> {
+async function foldIgnoringOptOut(store: MemoryRepository, scope: SessionScope, threadId: string, messages: readonly BaseMessage[], options: FoldSessionOptions): Promise<IndexSessionResult | null> {
   try {
     return await foldSession(store, scope, threadId, messages, options);
   } catch (err) {

@@ -18,7 +18,7 @@
  */
 import { createHash } from "node:crypto";
 import { stemmedTerms } from "../embeddings/text-features.js";
-import { staleTerms } from "./withdrawn-statements.js";
+import { staleTerms } from "./stale-terms.js";
 
 /** A set of word fingerprints that, all present, make a sentence state a withdrawn fact. */
 export type Cue = readonly string[];

@@ -8,7 +8,7 @@
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { AIMessage } from "@langchain/core/messages";
-import type { MemoryStore } from "../store/memory-store.js";
+import type { MemoryRepository } from "../store/memory-store.js";
 import type { Memory } from "../store/types.js";
 import { sessionMemoryId } from "./session-memory-id.js";
 import { isSessionMemory } from "./session-metadata.js";
@@ -52,24 +52,6 @@ export function dropSentencesWith(text: string, terms: readonly string[]): strin
 }
 
 /**
- * Terms of `previous` that `current` no longer states: the names, numbers and other values
- * (capitalised words, words with digits or "@") a superseded memory held. "User lives in
- * Prenzlauer Berg in Berlin." → "User lives in Lisbon (moved there)." gives ["Prenzlauer", "Berg",
- * "Berlin"]; a number keeps its unit ("3 seats"). Pure.
- */
-export function staleTerms(previous: string, current: string): string[] {
-  const now = current.toLowerCase();
-  const terms = new Set<string>();
-  const values = previous.match(/\b\d[\d.,:/-]*(?:\s+[a-z]+)?|[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+|(?<![.!?]\s|^)\b\p{Lu}[\p{L}\p{N}'’+&-]*/gu) ?? [];
-  for (const v of values) {
-    const t = v.replace(/[.,:]+$/, "");
-    if (/^(?:User|I|The|A|An)$/.test(t) || t.length < 2) continue;
-    if (!now.includes(t.toLowerCase())) terms.add(t);
-  }
-  return [...terms];
-}
-
-/**
  * Drop the sentences carrying `terms` from the user's past sessions — of one thread (a superseded
  * statement lives in the session that said it) or of every thread (a withdrawn one) — and record
  * them (as fingerprints, see `withdrawal.ts`) on each session memory for later re-indexing.
@@ -77,7 +59,7 @@ export function staleTerms(previous: string, current: string): string[] {
  * statement everywhere is `forgetEverywhere`, src/forgetting/.)
  */
 export async function withdrawFromSessions(
-  store: MemoryStore,
+  store: MemoryRepository,
   scope: { tenantId: string; userId: string },
   terms: readonly string[],
   where: { threadId: string } | "all",

@@ -5,8 +5,8 @@ export { MAX_LINE_BYTES, type JsonlEntry, type JsonlWriteInput } from "./jsonl-e
 export type { JsonlSearchQuery, JsonlSearchResult } from "./jsonl-query.js";
 export {
   createJsonlMemoryTools,
-  createMemoryWriteTool,
-  createMemorySearchTool,
-  MEMORY_WRITE_DESCRIPTION,
-  MEMORY_SEARCH_DESCRIPTION,
+  createJsonlWriteTool,
+  createJsonlSearchTool,
+  JSONL_WRITE_DESCRIPTION,
+  JSONL_SEARCH_DESCRIPTION,
 } from "./memory-tools.js";

@@ -132,7 +132,7 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 export function has(value: Record<string, unknown>, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(value, key);
+  return  Object.hasOwn(value, key);
 }
 
 /** The file cannot be created, read or written. The message says which and what to do. */

@@ -5,12 +5,12 @@ import { MAX_LINE_BYTES } from "./jsonl-entry.js";
 import { DEFAULT_LIMIT, DEFAULT_WINDOW_LINES, MAX_LIMIT, MAX_WINDOW_LINES } from "./jsonl-query.js";
 import { JsonlMemory } from "./jsonl-memory.js";
 
-export const MEMORY_WRITE_DESCRIPTION =
+export const JSONL_WRITE_DESCRIPTION =
   "Remember one stable, reusable fact about the user or project (a preference, a convention, a decision) in the shared memory file. " +
   "Call it only when the user explicitly asks you to remember something. Never store secrets, tokens, passwords, one-off details " +
   "or your own transient reasoning. Returns the stored entry as JSON.";
 
-export const MEMORY_SEARCH_DESCRIPTION =
+export const JSONL_SEARCH_DESCRIPTION =
   "Search the shared memory file for entries whose content, tags or type contain q, a literal substring where ASCII letters match " +
   "either case. Call it at the start of every task (q may be empty for the latest entries) unless told not to. Returns " +
   '{"results":[...],"truncated":bool,"used_window_lines":N}, newest first. truncated=false means results holds every match.';
@@ -44,10 +44,10 @@ function toolError(err: MemoryError): string {
  * an error JSON instead of throwing.
  *
  * @example
- * const write = createMemoryWriteTool(new JsonlMemory());
+ * const write = createJsonlWriteTool(new JsonlMemory());
  * await write.invoke({ content: "Prefers terse status updates.", tags: ["preference"] });
  */
-export function createMemoryWriteTool(memory: JsonlMemory = new JsonlMemory()) {
+export function createJsonlWriteTool(memory: JsonlMemory = new JsonlMemory()) {
   return tool(
     async (input) => {
       try {
@@ -57,7 +57,7 @@ export function createMemoryWriteTool(memory: JsonlMemory = new JsonlMemory()) {
         throw err;
       }
     },
-    { name: "memory_write", description: MEMORY_WRITE_DESCRIPTION, schema: writeSchema },
+    { name: "memory_write", description: JSONL_WRITE_DESCRIPTION, schema: writeSchema },
   );
 }
 
@@ -65,10 +65,10 @@ export function createMemoryWriteTool(memory: JsonlMemory = new JsonlMemory()) {
  * LangChain tool `memory_search` over a {@link JsonlMemory}.
  *
  * @example
- * const search = createMemorySearchTool(new JsonlMemory());
+ * const search = createJsonlSearchTool(new JsonlMemory());
  * JSON.parse(await search.invoke({ q: "prefers", limit: 5 })).results;
  */
-export function createMemorySearchTool(memory: JsonlMemory = new JsonlMemory()) {
+export function createJsonlSearchTool(memory: JsonlMemory = new JsonlMemory()) {
   return tool(
     async (input) => {
       try {
@@ -78,7 +78,7 @@ export function createMemorySearchTool(memory: JsonlMemory = new JsonlMemory()) 
         throw err;
       }
     },
-    { name: "memory_search", description: MEMORY_SEARCH_DESCRIPTION, schema: searchSchema },
+    { name: "memory_search", description: JSONL_SEARCH_DESCRIPTION, schema: searchSchema },
   );
 }
 
@@ -90,5 +90,5 @@ export function createMemorySearchTool(memory: JsonlMemory = new JsonlMemory()) 
  * const agent = createReactAgent({ llm, tools });
  */
 export function createJsonlMemoryTools(memory: JsonlMemory = new JsonlMemory()) {
-  return [createMemoryWriteTool(memory), createMemorySearchTool(memory)] as const;
+  return [createJsonlWriteTool(memory), createJsonlSearchTool(memory)] as const;
 }

@@ -29,7 +29,7 @@ export const MemoryStateSpec = {
 };
 
 /**
- * Graph state with the memory channels of DESIGN §2.
+ * Graph state with the memory channels (docs/architecture.md, "The flow through a graph").
  *
  * @example
  * const State = Annotation.Root({ ...MemoryAnnotation.spec, plan: Annotation<string>() });

@@ -1,5 +1,5 @@
 /**
- * The shapes that travel through graph state (DESIGN §2). Plain JSON (ISO date strings, no class
+ * The shapes that travel through graph state. Plain JSON (ISO date strings, no class
  * instances) so any checkpointer — ours, LangGraph Platform's, MemorySaver — stores them as is.
  */
 

@@ -1,5 +1,5 @@
 import type { Embeddings } from "@langchain/core/embeddings";
-import { strictJson } from "./strict-json.js";
+import { strictJson } from "../core/strict-json.js";
 import {
   BaseStore,
   InvalidNamespaceError,
@@ -18,12 +18,12 @@ import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
 import { normalize, validateVector, dimensionMismatch } from "../embeddings/vector.js";
 import { embedderIdOf } from "../embeddings/create-embeddings.js";
 import { compileItemFilter } from "./item-filter.js";
-import { isPlainObject } from "../profile/merge-patch.js";
+import { isPlainObject } from "../core/json.js";
 import { textsAtPath } from "./json-path-text.js";
 import { ensureEmbeddingSetting } from "./embedding-settings.js";
 import { vectorLiteral } from "./memory-row.js";
 import { sensitiveCategoryIn, sensitiveContent } from "../sensitive/sensitive-content.js";
-import { checkIdText, checkWellFormed } from "./well-formed-text.js";
+import { checkIdText, checkWellFormed } from "../core/well-formed-text.js";
 
 /** Semantic-search settings, as LangGraph's `IndexConfig` (`embed` is accepted as in Python). */
 export interface LangGraphStoreIndex {
@@ -316,7 +316,7 @@ export class LangGraphStore extends BaseStore {
       for (const path of paths) {
         const texts = textsAtPath(op.value, path);
         if (texts.length === 1) out.push([path, texts[0]]);
-        else texts.forEach((t, i) => out.push([`${path}.${i}`, t]));
+        else for (const [i, t] of texts.entries()) out.push([`${path}.${i}`, t]);
       }
       return out;
     });

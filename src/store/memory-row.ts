@@ -73,8 +73,8 @@ function toDate(v: Date | string | null): Date | null {
 
 /**
  * A real[] literal (`{0.12,0,-0.5}`) for a vector parameter. Passing this text and casting with
- * `::real[]` is ~0.3 ms faster per 512-dim query on PGlite than letting the driver serialise a JS
- * array; 9 significant digits round-trip a float4 exactly.
+ * `::real[]` is cheaper than letting the driver serialise a JS array (docs/benchmarks.md); 9
+ * significant digits round-trip a float4 exactly.
  */
 export function vectorLiteral(v: readonly number[]): string {
   let out = "{";

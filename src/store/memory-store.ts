@@ -16,8 +16,8 @@ import { rankHybrid, type Candidate } from "./hybrid-scoring.js";
 import { checkEmbeddingSetting, ensureEmbeddingSetting, readEmbeddingSetting, type EmbeddingSetting } from "./embedding-settings.js";
 import { warnOnceWithoutPgvector } from "./pgvector-warning.js";
 import { PendingUsage, USAGE_FLUSH_DELAY_MS } from "./pending-usage.js";
-import { checkWellFormed, storableText } from "./well-formed-text.js";
-import { strictJson } from "./strict-json.js";
+import { checkWellFormed, storableText } from "../core/well-formed-text.js";
+import { strictJson } from "../core/strict-json.js";
 import { sensitiveCategoryIn, sensitiveContent } from "../sensitive/sensitive-content.js";
 import { CandidateCache, type CandidateCacheOptions } from "../retrieval/candidate-cache.js";
 import {
@@ -36,14 +36,14 @@ import {
 /** The vector set of the typed memory door in `embedding_settings`. */
 export const MEMORY_VECTOR_SET = "memories";
 
-export interface MemoryStoreOptions {
+export interface MemoryRepositoryOptions {
   /** Any LangChain embeddings; default the offline {@link LocalHashingEmbeddings}. */
   embeddings?: Embeddings;
   /** Name recorded beside the vectors (default derived from the embeddings, e.g. `local-hash-v1/512`). */
   embedderId?: string;
   retrieval?: Partial<RetrievalConfig>;
   writePolicy?: Partial<WritePolicyConfig>;
-  /** Delay before usage marks queued by {@link MemoryStore.markUsedLater} are written (default 1,000 ms). */
+  /** Delay before usage marks queued by {@link MemoryRepository.markUsedLater} are written (default 1,000 ms). */
   usageFlushMs?: number;
   /**
    * Where "now" comes from when a call names no time: recency and read-time expiry of searches and
@@ -68,14 +68,14 @@ export interface MemoryStoreOptions {
   allowSensitive?: boolean;
 }
 
-/** A source of the current time ({@link MemoryStoreOptions.clock}). */
+/** A source of the current time ({@link MemoryRepositoryOptions.clock}). */
 export interface StoreClock {
   now(): Date;
 }
 
 const SYSTEM_CLOCK: StoreClock = { now: () => new Date() };
 
-/** A search checked and embedded ({@link MemoryStore.prepareSearch}). */
+/** A search checked and embedded ({@link MemoryRepository.prepareSearch}). */
 export interface PreparedSearch {
   scope: ResolvedScope;
   /**
@@ -102,7 +102,8 @@ const INSERT_BATCH = 500;
 const RECORD_TTL_MS = 10_000;
 
 /**
- * Long-term memory: the typed door of the memory table. Every method takes a required scope and
+ * Long-term memory: the typed repository of the memory table (not a LangGraph `BaseStore`: that
+ * door is `LangGraphStore`). Every method takes a required scope and
  * runs in a transaction carrying it (for row-level security); SQL filters by tenant and user.
  *
  * Opt-out is enforced here for user scopes (see `opt-out.ts`): while a user is opted out, reads
@@ -111,29 +112,29 @@ const RECORD_TTL_MS = 10_000;
  *
  * @example
  * const db = await openDatabase();
- * const store = new MemoryStore(db);
+ * const store = new MemoryRepository(db);
  * const alice = { tenantId: "acme", userId: "alice" };
  * await store.add(alice, { kind: "preference", text: "Prefers metric units." });
  * const hits = await store.search(alice, "which units should I use?");
  */
-export class MemoryStore {
+export class MemoryRepository {
   readonly embeddings: Embeddings;
   readonly embedderId: string;
   readonly retrieval: RetrievalConfig;
   readonly writePolicy: WritePolicyConfig;
-  /** The store's clock (see {@link MemoryStoreOptions.clock}); writers and loaders on this store default to it too. */
+  /** The store's clock (see {@link MemoryRepositoryOptions.clock}); writers and loaders on this store default to it too. */
   readonly clock: StoreClock;
   private recorded: EmbeddingSetting | null | undefined;
   private recordedAt = 0;
   private readonly usage: PendingUsage;
   /** The load-memory node's cache of users' memories (null when turned off). */
   readonly candidateCache: CandidateCache | null;
-  /** See {@link MemoryStoreOptions.allowSensitive}. */
+  /** See {@link MemoryRepositoryOptions.allowSensitive}. */
   readonly allowSensitive: boolean;
 
   constructor(
     readonly db: Database,
-    options: MemoryStoreOptions = {},
+    options: MemoryRepositoryOptions = {},
   ) {
     this.embeddings = options.embeddings ?? new LocalHashingEmbeddings();
     this.embedderId = options.embedderId ?? embedderIdOf(this.embeddings);
@@ -412,7 +413,7 @@ export class MemoryStore {
     }));
     const ranked = rankHybrid(candidates, { count: Number(rows[0].scope_count), avgDocLen: Number(rows[0].scope_avgdl) }, weights);
     const byId = new Map(rows.map((r) => [r.id, r]));
-    // Object.assign, not a spread literal: ~10× faster at this width in V8 (Node 20).
+    // Object.assign, not a spread literal: at this width V8 copies a spread far slower (docs/benchmarks.md).
     return ranked.map((r) =>
       Object.assign(memoryFromRow(byId.get(r.id)!), { score: r.score, similarity: r.similarity, vectorSimilarity: r.vectorSimilarity, lexicalScore: r.lexicalScore, recency: r.recency }),
     );
@@ -724,7 +725,7 @@ export class MemoryStore {
 
   /**
    * The door's secret filter (src/sensitive): `SENSITIVE_CONTENT` for a text, context or metadata
-   * value that holds blocking data, unless the store allows it ({@link MemoryStoreOptions.allowSensitive}).
+   * value that holds blocking data, unless the store allows it ({@link MemoryRepositoryOptions.allowSensitive}).
    */
   private refuseSensitive<T>(value: T, field: string): T {
     if (this.allowSensitive || value === null || value === undefined) return value;

@@ -1,7 +1,7 @@
 import type { Embeddings } from "@langchain/core/embeddings";
 import type { Database } from "../db/database.js";
 import { invalidInput } from "../errors.js";
-import { MemoryStore, MEMORY_VECTOR_SET } from "./memory-store.js";
+import { MemoryRepository, MEMORY_VECTOR_SET } from "./memory-store.js";
 import { vectorLiteral } from "./memory-row.js";
 import { readEmbeddingSetting, writeEmbeddingSetting, type EmbeddingSetting } from "./embedding-settings.js";
 
@@ -33,7 +33,7 @@ export interface ReembedResult {
 export async function reembedMemories(db: Database, embeddings: Embeddings, options: ReembedOptions = {}): Promise<ReembedResult> {
   const batchSize = options.batchSize ?? 256;
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) throw invalidInput("batchSize", "must be an integer from 1 to 10000");
-  const store = new MemoryStore(db, { embeddings, embedderId: options.embedderId });
+  const store = new MemoryRepository(db, { embeddings, embedderId: options.embedderId });
   return db.transaction(async (tx) => {
     // Lock the record (creating a placeholder when none exists yet) so writers wait for us.
     const previous = await readEmbeddingSetting(tx, MEMORY_VECTOR_SET);

@@ -1,7 +1,7 @@
 import { ErrorCodes, MemoryError, describeValue } from "../errors.js";
 import type { DbScope } from "../db/database.js";
 import type { MemoryScopeLevel } from "../state/types.js";
-import { checkIdText } from "./well-formed-text.js";
+import { readScopeId } from "../core/scope.js";
 
 /**
  * Whose memories an operation touches. A user scope (the default) is one user of one tenant; a
@@ -23,8 +23,6 @@ export interface ResolvedScope {
   tenantId: string | null;
   userId: string | null;
 }
-
-const MAX_ID_CHARS = 256;
 
 /** Validate a scope; a missing or empty tenant/user is SCOPE_REQUIRED, never a wider scope. */
 export function resolveScope(scope: unknown): ResolvedScope {
@@ -52,15 +50,11 @@ export function resolveScope(scope: unknown): ResolvedScope {
   return { level: "user", tenantId, userId: requireId(s.userId, "userId") };
 }
 
+/** One id of the scope by the one rule (`readScopeId` in core/scope.ts); absent is SCOPE_REQUIRED. */
 function requireId(value: unknown, name: string): string {
-  if (typeof value !== "string" || value.trim().length === 0) {
-    throw new MemoryError(ErrorCodes.SCOPE_REQUIRED, `scope.${name} is required (a non-empty string)`);
-  }
-  if (value.length > MAX_ID_CHARS || value.includes("\0")) {
-    throw new MemoryError(ErrorCodes.INVALID_INPUT, `scope.${name}: at most ${MAX_ID_CHARS} characters and no NUL bytes`);
-  }
-  // "t\uD800" and "t\uDBFF" would both be stored as "t\uFFFD": two tenants as one.
-  return checkIdText(value, `scope.${name}`);
+  const id = readScopeId(value, `scope.${name}`);
+  if (id === null) throw new MemoryError(ErrorCodes.SCOPE_REQUIRED, `scope.${name} is required (a non-empty string)`, { details: { missing: [`scope.${name}`] } });
+  return id;
 }
 
 /** The transaction scope row-level security reads (global operations carry none). */

@@ -7,7 +7,7 @@ import { selectNewestGroups } from "./trim-history.js";
 
 export type HistoryStrategyKind = "window" | "tokens" | "summary";
 
-/** How to choose the strategy (DESIGN §3): the last N turns, a token budget, or a rolling summary (default). */
+/** How to choose the strategy: the last N turns, a token budget, or a rolling summary (default). */
 export type HistoryStrategyOptions =
   | { kind: "window"; maxTurns: number }
   | { kind: "tokens" }

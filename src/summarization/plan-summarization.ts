@@ -11,7 +11,7 @@ export const DEFAULT_TRIGGER_RATIO = 0.7;
 export const DEFAULT_RETAIN_RATIO = 0.3;
 
 export interface SummarizationPlanOptions extends CountTokensOptions {
-  /** The recent-messages budget in tokens (DESIGN §3 default 6000). */
+  /** The recent-messages budget in tokens (default 6000). */
   maxTokens: number;
   /** Summarise when unsummarised history passes this share of `maxTokens`. Default 0.7. */
   triggerRatio?: number;

@@ -37,7 +37,7 @@ export interface SummarizationNodeOptions {
   summarizer?: Summarizer;
   /** Recent-messages budget in tokens, or the budgets (uses `recentMessages`). Default 6000. */
   budget?: number | Partial<Budgets>;
-  /** Default 0.7 (DESIGN §3). */
+  /** Default 0.7. */
   triggerRatio?: number;
   /** Default 0.3. */
   retainRatio?: number;

@@ -1,7 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { invalidInput } from "../errors.js";
-import { fitSummary } from "../context/format-summary.js";
+import { fitSummary } from "./format-summary.js";
 import type { SessionSummary, SummaryEntities } from "../state/types.js";
 import { resolveEncoding, type CountTokensOptions } from "../tokens/count-messages.js";
 import { mergeEntities } from "./entities.js";

@@ -7,6 +7,7 @@
  * thread nobody has used yet is free. Below the checkpointer and the store (it knows only the
  * database), so neither depends on the other.
  */
+import { readScopeId } from "../core/scope.js";
 import { ErrorCodes, MemoryError } from "../errors.js";
 
 /** A thread's owner, or a call's scope: both null for nobody (an unscoped call). */
@@ -16,14 +17,17 @@ export interface ThreadOwner {
 }
 
 /**
- * The scope of a call from `config.configurable`: `tenant_id` and `user_id` (non-empty strings or
- * finite numbers); anything else counts as absent.
+ * The scope of a call from `config.configurable`: `tenant_id` and `user_id`, each read by the one
+ * rule of every scope id (`readScopeId` in core/scope.ts); an absent id is null.
  *
  * @example
  * ownerOfConfigurable({ thread_id: "t1", tenant_id: "acme", user_id: "alice" }); // { tenantId: "acme", userId: "alice" }
  */
 export function ownerOfConfigurable(configurable: Record<string, unknown> | undefined): ThreadOwner {
-  return { tenantId: scopeText(configurable?.tenant_id), userId: scopeText(configurable?.user_id) };
+  return {
+    tenantId: readScopeId(configurable?.tenant_id, "config.configurable.tenant_id"),
+    userId: readScopeId(configurable?.user_id, "config.configurable.user_id"),
+  };
 }
 
 /**
@@ -37,10 +41,4 @@ export function threadScopeMismatch(threadId?: string, cause?: unknown): MemoryE
       "continue only your own threads, with the same config.configurable.tenant_id and user_id that started them, or start a new thread_id",
     { details: threadId === undefined ? {} : { threadId }, cause },
   );
-}
-
-function scopeText(v: unknown): string | null {
-  if (typeof v === "string") return v === "" ? null : v;
-  if (typeof v === "number" && Number.isFinite(v)) return String(v);
-  return null;
 }

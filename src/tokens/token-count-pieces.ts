@@ -1,8 +1,8 @@
 /**
  * Where a text is cut before it is handed to the BPE encoder. `gpt-tokenizer`'s merge step is
- * quadratic in the length of one pre-token, and a run without spaces is one pre-token: on o200k,
- * 30,000 characters of Japanese took 5.9 s and a 30,000-letter word 0.4 s; 100,000 characters
- * without a space blocked the event loop for 6.9 s and 10 MB never finished. Counting piece by piece keeps every encoder call short, so the work is
+ * quadratic in the length of one pre-token, and a run without spaces is one pre-token: a long
+ * text without spaces (Japanese, a pasted blob) would block the event loop for seconds, and a
+ * large one never finish (docs/short-term-memory.md has the figures). Counting piece by piece keeps every encoder call short, so the work is
  * linear in the text (and bounded past {@link MAX_EXACT_CHARS}, see {@link planTokenCount}).
  *
  * Cuts fall before a space that is followed by a non-space character: both encodings (o200k,

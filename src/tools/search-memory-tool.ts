@@ -4,7 +4,7 @@ import { MEMORY_CONTEXT_CAVEAT } from "../context/format-memories.js";
 import { isOptedOut } from "../extraction/write/write-candidates.js";
 import type { WriteTargets } from "../extraction/write/write-options.js";
 import { MEMORY_KINDS } from "../state/types.js";
-import type { MemoryStore } from "../store/memory-store.js";
+import type { MemoryRepository } from "../store/memory-store.js";
 import type { MemorySearchOptions } from "../store/types.js";
 import { requireThreadOwner } from "../threads/require-thread-owner.js";
 import { toolCallContext, toolResult, type ToolCallContext } from "./tool-context.js";
@@ -23,7 +23,7 @@ export const SearchMemorySchema = z.object({
 export type SearchMemoryInput = z.infer<typeof SearchMemorySchema>;
 
 export interface SearchMemoryToolOptions {
-  store: MemoryStore;
+  store: MemoryRepository;
   /** Only the settings target is read (an opted-out user's memories are not read). */
   targets?: Pick<WriteTargets, "settings">;
   /** Also search the tenant's and/or global knowledge (never other users'). */

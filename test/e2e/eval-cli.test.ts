@@ -1,5 +1,5 @@
 /**
- * `langgraph-memory eval` from the command line: the JSON report with the issue's field names, the
+ * `npm run eval` from the command line: the JSON report with the issue's field names, the
  * self-contained HTML report, the exit code of the gate, LoCoMo inside the same report, and bad
  * arguments.
  */
@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 
 const exec = promisify(execFile);
-const CLI = [process.execPath, "--import", "tsx", "src/cli/run.ts", "eval"];
+const CLI = [process.execPath, "--import", "tsx", "evals/cli.ts", "eval"];
 
 async function evalCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
@@ -23,7 +23,7 @@ async function evalCli(args: string[]): Promise<{ code: number; stdout: string; 
   }
 }
 
-describe("langgraph-memory eval", () => {
+describe("npm run eval", () => {
   const dir = mkdtempSync(join(tmpdir(), "lgm-eval-"));
 
   it("writes the JSON and HTML reports and exits by the gate", async () => {

@@ -1,7 +1,7 @@
 /**
- * `bench locomo-memory` and `eval` from the command line: with `--model` and no way to build the
+ * `npm run bench:locomo-memory` and `eval` from the command line: with `--model` and no way to build the
  * model (no key, no provider package) both say "not measured: no model configured" and exit 0;
- * offline, `bench locomo-memory` prints a table per split and writes its JSON, with conversations
+ * offline, `npm run bench:locomo-memory` prints a table per split and writes its JSON, with conversations
  * run in child processes.
  */
 import { describe, expect, it } from "@jest/globals";
@@ -18,7 +18,7 @@ async function cli(args: string[]): Promise<{ code: number; stdout: string; stde
   const env: NodeJS.ProcessEnv = { ...process.env, MODEL: "" };
   delete env.OPENAI_API_KEY;
   try {
-    const { stdout, stderr } = await exec(process.execPath, ["--import", "tsx", "src/cli/run.ts", ...args], { cwd: process.cwd(), env, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout, stderr } = await exec(process.execPath, ["--import", "tsx", "evals/cli.ts", ...args], { cwd: process.cwd(), env, maxBuffer: 16 * 1024 * 1024 });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -29,9 +29,9 @@ async function cli(args: string[]): Promise<{ code: number; stdout: string; stde
 describe("LLM measurements without a model", () => {
   const dir = mkdtempSync(join(tmpdir(), "lgm-locomo-cli-"));
 
-  it("bench locomo-memory --model: not measured, exit 0, and says so in its JSON", async () => {
+  it("locomo-memory --model: not measured, exit 0, and says so in its JSON", async () => {
     const json = join(dir, "nm.json");
-    const r = await cli(["bench", "locomo-memory", "--model", "openai:gpt-4o-mini", "--data", FIXTURE, "--json", json]);
+    const r = await cli(["locomo-memory", "--model", "openai:gpt-4o-mini", "--data", FIXTURE, "--json", json]);
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe("not measured: no model configured");
     expect(r.stderr).toContain("OPENAI_API_KEY");
@@ -46,10 +46,10 @@ describe("LLM measurements without a model", () => {
   }, 30_000);
 });
 
-describe("bench locomo-memory offline", () => {
+describe("npm run bench:locomo-memory offline", () => {
   it("prints a table per split and writes the JSON, two conversations in two child processes", async () => {
     const json = join(mkdtempSync(join(tmpdir(), "lgm-locomo-cli-")), "r.json");
-    const r = await cli(["bench", "locomo-memory", "--data", FIXTURE, "--conversations", "4,5", "--concurrency", "2", "--json", json]);
+    const r = await cli(["locomo-memory", "--data", FIXTURE, "--conversations", "4,5", "--concurrency", "2", "--json", json]);
     expect(r.code).toBe(0);
     for (const split of ["test split (conversations 5) — headline", "train split (conversations 4)", "all split (conversations 4, 5)"]) expect(r.stdout).toContain(split);
     const result = JSON.parse(readFileSync(json, "utf8"));
@@ -57,6 +57,6 @@ describe("bench locomo-memory offline", () => {
     expect(result.splits.all.questions.questions).toBe(2);
     expect(result.splits.all.extraction).toMatchObject({ users: 4, user_turns: 4, positive_turns: 2 });
     expect(result.by_conversation.map((c: { sample_id: string }) => c.sample_id)).toEqual(["mini-4", "mini-5"]);
-    expect((await cli(["bench", "locomo-memory", "--data", FIXTURE, "--split", "dev"])).code).toBe(2);
+    expect((await cli(["locomo-memory", "--data", FIXTURE, "--split", "dev"])).code).toBe(2);
   }, 180_000); // three CLI processes, two opening PGlite: slow on a loaded machine; not a timing check
 });

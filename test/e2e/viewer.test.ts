@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { openDatabase } from "../../src/db/open.js";
 import type { Database } from "../../src/db/database.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { ProfileStore } from "../../src/profile/profile-store.js";
 import { RuleStore } from "../../src/procedural/rule-store.js";
 import { JobQueue, ManualClock } from "../../src/jobs/index.js";
@@ -127,7 +127,7 @@ describe("memory viewer in Chromium", () => {
     dir = mkdtempSync(join(tmpdir(), "lgm-viewer-"));
     dbUrl = `pglite:${join(dir, "db")}`;
     await withDb(async (db) => {
-      const store = new MemoryStore(db);
+      const store = new MemoryRepository(db);
       const lyon = await store.add(alice, { kind: "fact", text: "Lives in Lyon.", source: { threadId: "t1", origin: "extracted" }, confidence: 0.9, createdAt: "2026-01-02T10:00:00.000Z" });
       const { current } = await store.supersede(alice, lyon.id, { kind: "fact", text: "Lives in Paris near the canal.", source: { threadId: "t2", origin: "extracted" }, confidence: 0.95, createdAt: "2026-02-03T10:00:00.000Z" });
       ids.paris = current.id;

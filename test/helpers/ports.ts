@@ -6,8 +6,10 @@
  * store and audit without content.
  */
 import { ErrorCodes, MemoryError } from "../../src/errors.js";
-import type { ChangeSource, ControlsTarget, ProfileTarget, RuleTarget, SettingsTarget, UserScope } from "../../src/extraction/write-targets.js";
-import type { MemoryStore } from "../../src/store/memory-store.js";
+import type { ChangeSource } from "../../src/core/change-source.js";
+import type { UserScope } from "../../src/core/scope.js";
+import type { ControlsTarget, ProfileTarget, RuleTarget, SettingsTarget } from "../../src/extraction/write-targets.js";
+import type { MemoryRepository } from "../../src/store/memory-store.js";
 
 const keyOf = (s: UserScope) => `${s.tenantId}\u0000${s.userId}`;
 
@@ -90,7 +92,7 @@ export class StoreControlsTarget implements ControlsTarget {
   readonly audit: Array<{ scope: UserScope; memoryId: string; source: ChangeSource }> = [];
   readonly deleteAllRequests: Array<{ scope: UserScope; source: ChangeSource }> = [];
 
-  constructor(private readonly store: MemoryStore) {}
+  constructor(private readonly store: MemoryRepository) {}
 
   async deleteMemories(scope: UserScope, ids: readonly string[], source: ChangeSource): Promise<number> {
     let n = 0;

@@ -1,11 +1,11 @@
 import { HumanMessage } from "@langchain/core/messages";
 import type { Database } from "../../src/db/database.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { hybridCandidatesSql, type CandidateRow } from "../../src/store/memory-queries.js";
 import { readUserMemories } from "../../src/retrieval/candidate-cache-queries.js";
 import { selectCachedCandidates } from "../../src/retrieval/cached-candidates.js";
 import { CandidateCache } from "../../src/retrieval/candidate-cache.js";
-import { createLoadMemoryNode } from "../../src/retrieval/load-memory-node.js";
+import { createLoadMemoryNode } from "../../src/graph/load-memory-node.js";
 import { MemorySettingsStore } from "../../src/controls/settings-store.js";
 import { MemoryControls } from "../../src/controls/memory-controls.js";
 import type { RetrievalConfig } from "../../src/config.js";
@@ -33,7 +33,7 @@ const QUERIES = [
 ];
 
 /** Every memory state the search distinguishes: kinds, context, used, archived, expired, superseded, deactivated. */
-async function seedUser(db: Database, store: MemoryStore, user: { tenantId: string; userId: string }, n: number): Promise<void> {
+async function seedUser(db: Database, store: MemoryRepository, user: { tenantId: string; userId: string }, n: number): Promise<void> {
   const made = await store.addMany(
     user,
     Array.from({ length: n }, (_, i) => ({
@@ -71,7 +71,7 @@ describe.each(testEngines())("candidate cache on %s", (engine) => {
 
   beforeAll(async () => {
     db = await openTestDatabase(engine);
-    await seedUser(db, new MemoryStore(db, { candidateCache: false }), alice, 90);
+    await seedUser(db, new MemoryRepository(db, { candidateCache: false }), alice, 90);
   });
   afterAll(async () => {
     await db.close();
@@ -87,7 +87,7 @@ describe.each(testEngines())("candidate cache on %s", (engine) => {
   ];
 
   it.each(SETTINGS)("chooses and ranks what the search statement does ($name)", async ({ retrieval, search }) => {
-    const store = new MemoryStore(db, { retrieval, candidateCache: false });
+    const store = new MemoryRepository(db, { retrieval, candidateCache: false });
     const read = await db.transaction((tx) => readUserMemories(tx, alice.tenantId!, alice.userId!), { scope: alice });
     expect(read.version).not.toBeNull();
     let compared = 0;
@@ -124,7 +124,7 @@ describe.each(testEngines())("candidate cache on %s", (engine) => {
   });
 
   it("versions a user's memories on every change but usage marks", async () => {
-    const store = new MemoryStore(db, { candidateCache: false });
+    const store = new MemoryRepository(db, { candidateCache: false });
     const v0 = await version(bob);
     expect(v0).toBeNull();
     const [m1, m2] = await store.addMany(bob, [
@@ -177,10 +177,10 @@ describe.each(testEngines())("candidate cache on %s", (engine) => {
 
   it("serves turns from the cache while nothing changes, and sees another process's writes at once", async () => {
     const carol = { tenantId: "acme", userId: "carol" };
-    const writer = new MemoryStore(db, { candidateCache: false });
+    const writer = new MemoryRepository(db, { candidateCache: false });
     await seedUser(db, writer, carol, 40);
-    const cachedStore = new MemoryStore(db);
-    const plainStore = new MemoryStore(db, { candidateCache: false });
+    const cachedStore = new MemoryRepository(db);
+    const plainStore = new MemoryRepository(db, { candidateCache: false });
     const cached = createLoadMemoryNode({ store: cachedStore, markUsed: false });
     const plain = createLoadMemoryNode({ store: plainStore, markUsed: false });
     const config = { configurable: { thread_id: "t", tenant_id: "acme", user_id: "carol" } };
@@ -226,8 +226,8 @@ describe.each(testEngines())("candidate cache on %s", (engine) => {
 
   it("applies this process's usage marks to the cached rows as the database will hold them", async () => {
     const dave = { tenantId: "acme", userId: "dave" };
-    const store = new MemoryStore(db, { usageFlushMs: 60_000 });
-    await seedUser(db, new MemoryStore(db, { candidateCache: false }), dave, 30);
+    const store = new MemoryRepository(db, { usageFlushMs: 60_000 });
+    await seedUser(db, new MemoryRepository(db, { candidateCache: false }), dave, 30);
     const node = createLoadMemoryNode({ store });
     const config = { configurable: { thread_id: "t-dave", tenant_id: "acme", user_id: "dave" } };
     await node({ messages: [new HumanMessage("jazz in Lisbon")] }, config);
@@ -250,8 +250,8 @@ describe.each(testEngines())("candidate cache on %s", (engine) => {
 
   it("erasing a user's data leaves nothing of them in the cache or in memory_versions", async () => {
     const erin = { tenantId: "acme", userId: "erin" };
-    const store = new MemoryStore(db);
-    await seedUser(db, new MemoryStore(db, { candidateCache: false }), erin, 12);
+    const store = new MemoryRepository(db);
+    await seedUser(db, new MemoryRepository(db, { candidateCache: false }), erin, 12);
     const node = createLoadMemoryNode({ store, markUsed: false });
     const config = { configurable: { thread_id: "t-erin", tenant_id: "acme", user_id: "erin" } };
     await node({ messages: [new HumanMessage("jazz in Lisbon")] }, config);

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { main } from "../../src/cli/main.js";
 import { openDatabase } from "../../src/db/open.js";
 import type { Database } from "../../src/db/database.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { MemoryControls } from "../../src/controls/memory-controls.js";
 
 const DAY = 86_400_000;
@@ -37,7 +37,7 @@ describe("langgraph-memory gc", () => {
     const now = Date.now();
     const ago = (days: number) => new Date(now - days * DAY);
     await withDb(async (db) => {
-      const store = new MemoryStore(db);
+      const store = new MemoryRepository(db);
       ids.oldEpisode = (await store.add(alice, { kind: "episode", text: "Booked a train to Oslo.", source: { origin: "extracted" }, createdAt: ago(400) })).id;
       ids.pastExpiry = (await store.add(alice, { kind: "fact", text: "Has a cold this week.", expiresAt: ago(1), createdAt: ago(10) })).id;
       ids.unused = (await store.add(alice, { kind: "episode", text: "Mentioned the weather.", source: { origin: "inferred" }, confidence: 0.6, createdAt: ago(60) })).id;

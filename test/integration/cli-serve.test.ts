@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { main } from "../../src/cli/main.js";
 import { TokenTable } from "../../src/server/authentication.js";
 import { openDatabase } from "../../src/db/open.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 
 const TOKEN = "alice-serve-token-0123456789";
 
@@ -75,8 +75,8 @@ describe("langgraph-memory serve", () => {
   it("serves the API for the configured tokens' users until SIGTERM", async () => {
     const url = `pglite:${join(dir, "db")}`;
     const db = await openDatabase(url);
-    await new MemoryStore(db).add({ tenantId: "acme", userId: "alice" }, { kind: "preference", text: "Prefers metric units." });
-    await new MemoryStore(db).add({ tenantId: "acme", userId: "bob" }, { kind: "fact", text: "Bob lives in Berlin." });
+    await new MemoryRepository(db).add({ tenantId: "acme", userId: "alice" }, { kind: "preference", text: "Prefers metric units." });
+    await new MemoryRepository(db).add({ tenantId: "acme", userId: "bob" }, { kind: "fact", text: "Bob lives in Berlin." });
     await db.close();
 
     const child = spawn(process.execPath, ["--import", "tsx", "src/cli/run.ts", "serve", "--port", "0", "--no-viewer", "--log", "--database-url", url], {

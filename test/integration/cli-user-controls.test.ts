@@ -13,7 +13,7 @@ import { confirmByTyping } from "../../src/cli/confirm.js";
 import { formatTable } from "../../src/cli/format-table.js";
 import { openDatabase } from "../../src/db/open.js";
 import type { Database } from "../../src/db/database.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { ProfileStore } from "../../src/profile/profile-store.js";
 import { RuleStore } from "../../src/procedural/rule-store.js";
 
@@ -42,7 +42,7 @@ describe("langgraph-memory memories / profile / rules", () => {
   async function reseed() {
     ids = await withDb(async (db) => {
       await db.exec("DELETE FROM memories; DELETE FROM profiles; DELETE FROM profile_history; DELETE FROM procedural_rules; DELETE FROM memory_settings; DELETE FROM memory_deletion_audit; DELETE FROM memory_confirmations; DELETE FROM threads;");
-      const store = new MemoryStore(db);
+      const store = new MemoryRepository(db);
       const lyon = await store.add(alice, { kind: "fact", text: "Lives in Lyon.", source: { threadId: "t1", origin: "extracted" }, confidence: 0.9, createdAt: "2026-01-02T10:00:00.000Z" });
       const { current: paris } = await store.supersede(alice, lyon.id, { kind: "fact", text: "Lives in Paris near the canal.", source: { threadId: "t2", messageId: "m5", origin: "extracted" }, confidence: 0.95, createdAt: "2026-02-03T10:00:00.000Z" });
       const metric = await store.add(alice, { kind: "preference", text: "Prefers metric units.", createdAt: "2026-01-05T09:30:00.000Z" });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Database } from "../../src/db/database.js";
 import { MemoryControls } from "../../src/controls/memory-controls.js";
 import { RetentionSweep } from "../../src/retention/retention-sweep.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { createMemoryServer } from "../../src/server/index.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";
 
@@ -20,12 +20,12 @@ const IBAN = "DE89370400440532013000";
 
 describe.each(testEngines())("sensitive data through the controls on %s", (engine) => {
   let db: Database;
-  let store: MemoryStore;
+  let store: MemoryRepository;
   let controls: MemoryControls;
 
   beforeAll(async () => {
     db = await openTestDatabase(engine);
-    store = new MemoryStore(db);
+    store = new MemoryRepository(db);
     controls = new MemoryControls(db, { store });
   });
   afterAll(async () => {
@@ -70,7 +70,7 @@ describe.each(testEngines())("sensitive data through the controls on %s", (engin
   });
 
   it("special-category data is storable by an edit when the app allows it (writePolicy.allowSpecialCategory); secrets never are", async () => {
-    const lenient = new MemoryStore(db, { writePolicy: { allowSpecialCategory: true } });
+    const lenient = new MemoryRepository(db, { writePolicy: { allowSpecialCategory: true } });
     const lenientControls = new MemoryControls(db, { store: lenient });
     const bob = { tenantId: "sens-allowed", userId: "bob" };
     const m = await lenient.add(bob, { kind: "fact", text: "Likes tea." });

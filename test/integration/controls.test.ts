@@ -2,13 +2,13 @@ import { Embeddings } from "@langchain/core/embeddings";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import type { Database } from "../../src/db/database.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { LocalHashingEmbeddings } from "../../src/embeddings/hashing-embeddings.js";
 import { MemoryControls } from "../../src/controls/memory-controls.js";
 import { ManualClock } from "../../src/jobs/clock.js";
 import { JobQueue } from "../../src/jobs/job-queue.js";
 import { PostgresCheckpointer } from "../../src/checkpointer/postgres-checkpointer.js";
-import { createLoadMemoryNode } from "../../src/retrieval/load-memory-node.js";
+import { createLoadMemoryNode } from "../../src/graph/load-memory-node.js";
 import { formatMemoryContext } from "../../src/context/format-memories.js";
 import { formatProfile } from "../../src/context/format-profile.js";
 import { formatRules } from "../../src/context/format-rules.js";
@@ -40,7 +40,7 @@ const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
 describe.each(testEngines())("MemoryControls on %s", (engine) => {
   let db: Database;
   let embeddings: RecordingEmbeddings;
-  let store: MemoryStore;
+  let store: MemoryRepository;
   let clock: ManualClock;
   let controls: MemoryControls;
   const alice = { tenantId: "acme", userId: "alice" };
@@ -50,7 +50,7 @@ describe.each(testEngines())("MemoryControls on %s", (engine) => {
   beforeAll(async () => {
     db = await openTestDatabase(engine);
     embeddings = new RecordingEmbeddings();
-    store = new MemoryStore(db, { embeddings });
+    store = new MemoryRepository(db, { embeddings });
     clock = new ManualClock(new Date());
     controls = new MemoryControls(db, { store, clock });
   });

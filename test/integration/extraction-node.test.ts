@@ -10,9 +10,9 @@ import type { Database } from "../../src/db/database.js";
 import { EXTRACTION_QUEUE, ExtractionStateSpec, createScheduleExtractionNode, extractionJobHandlers, type ExtractionJobPayload } from "../../src/extraction/node/index.js";
 import type { WriteTargets } from "../../src/extraction/write/index.js";
 import { JobQueue, JobWorker } from "../../src/jobs/index.js";
-import { createLoadMemoryNode } from "../../src/retrieval/load-memory-node.js";
+import { createLoadMemoryNode } from "../../src/graph/load-memory-node.js";
 import { MemoryAnnotation } from "../../src/state/annotation.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";
 import { RecordingChatModel } from "../helpers/fake-chat-model.js";
 import { copycatModel, mappingModel, promptMessages } from "../helpers/extraction-models.js";
@@ -27,14 +27,14 @@ const INJECTION =
 
 describe.each(testEngines())("extraction nodes in a graph on %s", (engine) => {
   let db: Database;
-  let store: MemoryStore;
+  let store: MemoryRepository;
   let queue: JobQueue;
   let user: { tenantId: string; userId: string };
   const config = (thread: string) => ({ configurable: { thread_id: thread, tenant_id: user.tenantId, user_id: user.userId } });
 
   beforeAll(async () => {
     db = await openTestDatabase(engine);
-    store = new MemoryStore(db);
+    store = new MemoryRepository(db);
     queue = new JobQueue(db);
   });
   afterAll(async () => {

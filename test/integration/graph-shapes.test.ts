@@ -6,14 +6,15 @@
  * extraction on the way out (drained by the worker into a new memory), refuses another user's
  * thread, and keeps a client's forged memory channels out of the prompt.
  */
-import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { HumanMessage, type AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { Annotation, END, START, StateGraph, StateSchema } from "@langchain/langgraph";
 import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
 import { createRequire } from "node:module";
 import { z } from "zod";
 import type { Database } from "../../src/db/database.js";
-import { createMemory, MemoryStateSpec, type LangGraphMemory } from "../../src/index.js";
+import { createMemory, type LangGraphMemory } from "../../src/index.js";
+import { MemoryStateSpec } from "../../src/state/annotation.js";
 import { ExtractionStateSpec } from "../../src/extraction/node/extraction-state.js";
 import {
   ExtractionStateFields,

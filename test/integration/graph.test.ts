@@ -7,7 +7,8 @@
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { Annotation, StateGraph } from "@langchain/langgraph";
 import type { Database } from "../../src/db/database.js";
-import { createMemory, MemoryStateSpec, type LangGraphMemory } from "../../src/index.js";
+import { createMemory, type LangGraphMemory } from "../../src/index.js";
+import { MemoryStateSpec } from "../../src/exports/graph.js";
 import {
   createMemoryAgentNode,
   memoryPrompt,

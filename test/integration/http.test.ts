@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
 import fastify from "fastify";
 import type { Database } from "../../src/db/database.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { MemoryControls } from "../../src/controls/memory-controls.js";
 import { RetentionSweep } from "../../src/retention/retention-sweep.js";
 import { ManualClock } from "../../src/jobs/clock.js";
@@ -51,7 +51,7 @@ async function send(base: string, method: Method, url: string, options: CallOpti
 
 describe.each(testEngines())("HTTP API on %s", (engine) => {
   let db: Database;
-  let store: MemoryStore;
+  let store: MemoryRepository;
   let clock: ManualClock;
   let controls: MemoryControls;
   let retention: RetentionSweep;
@@ -64,7 +64,7 @@ describe.each(testEngines())("HTTP API on %s", (engine) => {
 
   beforeAll(async () => {
     db = await openTestDatabase(engine);
-    store = new MemoryStore(db);
+    store = new MemoryRepository(db);
     clock = new ManualClock(START);
     controls = new MemoryControls(db, { store, clock });
     retention = new RetentionSweep(db, { controls, clock });

@@ -13,7 +13,7 @@ import { openDatabase } from "../../src/db/open.js";
 import { importJsonlFile } from "../../src/extraction/write/index.js";
 import { JsonlMemory } from "../../src/skill/jsonl-memory.js";
 import { RuleStore } from "../../src/procedural/rule-store.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";
 import { InMemoryRuleTarget, InMemorySettingsTarget } from "../helpers/ports.js";
 
@@ -42,12 +42,12 @@ async function skillFile(name: string): Promise<string> {
 
 describe.each(testEngines())("importJsonlFile on %s", (engine) => {
   let db: Database;
-  let store: MemoryStore;
+  let store: MemoryRepository;
   const user = { tenantId: "acme", userId: `import-${engine}` };
 
   beforeAll(async () => {
     db = await openTestDatabase(engine);
-    store = new MemoryStore(db);
+    store = new MemoryRepository(db);
   });
   afterAll(async () => {
     await db.close();
@@ -142,7 +142,7 @@ describe("langgraph-memory import-jsonl", () => {
     const db = await openDatabase(url);
     try {
       const cliUser = { tenantId: "acme", userId: "cli-user" };
-      expect((await new MemoryStore(db).list(cliUser)).map((m) => m.text).sort()).toEqual([
+      expect((await new MemoryRepository(db).list(cliUser)).map((m) => m.text).sort()).toEqual([
         "Deploys go out on Tuesdays after the standup.",
         "Prefers terse status updates.",
         "Uses pnpm, not npm, in every repository.",

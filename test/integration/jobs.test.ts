@@ -1,6 +1,5 @@
 import type { Database } from "../../src/db/database.js";
 import { openDatabase } from "../../src/db/open.js";
-import { isMemoryError } from "../../src/errors.js";
 import { JobQueue, JobWorker, ManualClock, backoffDelayMs, runWorker, type ClaimedJob, type JobContext, type JobEvent } from "../../src/jobs/index.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";
 

@@ -2,11 +2,12 @@ import { Embeddings } from "@langchain/core/embeddings";
 import { HumanMessage } from "@langchain/core/messages";
 import type { Database, Queryable } from "../../src/db/database.js";
 import { LocalHashingEmbeddings } from "../../src/embeddings/hashing-embeddings.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { ProfileStore } from "../../src/profile/profile-store.js";
 import { RuleStore } from "../../src/procedural/rule-store.js";
 import { MemorySettingsStore } from "../../src/controls/settings-store.js";
-import { createLoadMemoryNode, type LoadMemoryResult, type MemoryLoaderInput } from "../../src/retrieval/load-memory-node.js";
+import { createLoadMemoryNode, type LoadMemoryResult } from "../../src/graph/load-memory-node.js";
+import type { MemoryLoaderInput } from "../../src/retrieval/memory-loader.js";
 import { retrieveMemoriesWithoutSessions } from "../../src/sessions/memories-without-sessions.js";
 import { fitProfile } from "../../src/context/format-profile.js";
 import { formatRules } from "../../src/context/format-rules.js";
@@ -89,7 +90,7 @@ function recording(db: Database): { db: Database; statements: string[]; transact
 
 describe.each(testEngines())("the load-memory node's one round trip on %s", (engine) => {
   let db: Database;
-  let store: MemoryStore;
+  let store: MemoryRepository;
   let profiles: ProfileStore;
   let rules: RuleStore;
   let settings: MemorySettingsStore;
@@ -101,7 +102,7 @@ describe.each(testEngines())("the load-memory node's one round trip on %s", (eng
   beforeAll(async () => {
     db = await openTestDatabase(engine);
     // Marks stay queued until flushed or read (no timer fires during a test).
-    store = new MemoryStore(db, { usageFlushMs: 600_000 });
+    store = new MemoryRepository(db, { usageFlushMs: 600_000 });
     profiles = new ProfileStore(db);
     rules = new RuleStore(db);
     settings = new MemorySettingsStore(db);
@@ -128,13 +129,13 @@ describe.each(testEngines())("the load-memory node's one round trip on %s", (eng
 
   it("reads opt-out, profile, rules and memories in one statement, with no transaction around it", async () => {
     const rec = recording(db);
-    const cached = new MemoryStore(rec.db, { usageFlushMs: 600_000 });
+    const cached = new MemoryRepository(rec.db, { usageFlushMs: 600_000 });
     const node = createLoadMemoryNode({ store: cached });
     // Each kind of turn: the first (which also reads the recorded embedder and fills the candidate
     // cache in the background), one answered from the cache, one after another process changed
     // the user's memories (the held version is stale: a second statement searches), and with
     // the cache off.
-    const uncached = createLoadMemoryNode({ store: new MemoryStore(rec.db, { usageFlushMs: 600_000, candidateCache: false }) });
+    const uncached = createLoadMemoryNode({ store: new MemoryRepository(rec.db, { usageFlushMs: 600_000, candidateCache: false }) });
     // The first statement of a turn of a thread also checks the thread's owner (migration 0008's
     // memory_thread_* wrappers): no statement more than without it.
     const turns: { node: typeof node; before?: () => Promise<unknown>; statements: string[] }[] = [
@@ -164,7 +165,7 @@ describe.each(testEngines())("the load-memory node's one round trip on %s", (eng
 
   it("returns what the separate reads return: memories, profile, rules and their token counts", async () => {
     // The floor for every kind (no standing kinds), as retrieveMemoriesWithoutSessions applies it.
-    const floored = new MemoryStore(db, { retrieval: NO_STANDING_KINDS, usageFlushMs: 600_000 });
+    const floored = new MemoryRepository(db, { retrieval: NO_STANDING_KINDS, usageFlushMs: 600_000 });
     const node = createLoadMemoryNode({ store: floored, markUsed: false, budgets: { memories: 60 } });
     for (const query of ["metric recipe ideas?", "where do I live, Porto?", "bees near this sourdough?", "nothing in common here", "units"]) {
       const out: LoadMemoryResult = await node(ask(query), config);
@@ -187,7 +188,7 @@ describe.each(testEngines())("the load-memory node's one round trip on %s", (eng
   });
 
   it("standing memories: the newest facts and preferences come without a shared word; episodes, archived rows and older ones beyond the limit do not", async () => {
-    const standing = new MemoryStore(db, { retrieval: { standingKinds: ["fact", "preference"], standingLimit: 2 }, usageFlushMs: 600_000 });
+    const standing = new MemoryRepository(db, { retrieval: { standingKinds: ["fact", "preference"], standingLimit: 2 }, usageFlushMs: 600_000 });
     const node = createLoadMemoryNode({ store: standing, markUsed: false });
     // No word of this question is in any of alice's memories.
     const question = "Which engine oil should I buy?";
@@ -195,7 +196,7 @@ describe.each(testEngines())("the load-memory node's one round trip on %s", (eng
     // The two newest of her three facts and preferences (the preference was created first, in March).
     expect(out.memories.map((m) => m.text).sort()).toEqual(["Keeps bees on the roof.", "Lives in Porto, Portugal, near the river."]);
     // With the floor for every kind, nothing of hers is relevant to the question.
-    const floored = createLoadMemoryNode({ store: new MemoryStore(db, { retrieval: NO_STANDING_KINDS }), markUsed: false });
+    const floored = createLoadMemoryNode({ store: new MemoryRepository(db, { retrieval: NO_STANDING_KINDS }), markUsed: false });
     expect((await floored(ask(question), config)).memories).toEqual([]);
     // A use makes the preference the newest; an archived fact is no standing memory.
     const pref = (await store.list(alice)).find((m) => m.kind === "preference")!;
@@ -248,7 +249,7 @@ describe.each(testEngines())("the load-memory node's one round trip on %s", (eng
 
   it("a remote embedder is called only once the user is known not to have opted out, once per turn; loaders get its vector", async () => {
     const embeddings = new RecordingEmbeddings();
-    const remote = new MemoryStore(db, { embeddings, embedderId: store.embedderId, usageFlushMs: 600_000 });
+    const remote = new MemoryRepository(db, { embeddings, embedderId: store.embedderId, usageFlushMs: 600_000 });
     const seen: MemoryLoaderInput[] = [];
     const node = createLoadMemoryNode({ store: remote, markUsed: false, loaders: [async (input) => (seen.push(input), { update: {} })] });
     const local = await createLoadMemoryNode({ store, markUsed: false })(ask("metric recipe ideas?"), config);
@@ -285,7 +286,7 @@ describe.each(testEngines())("the load-memory node's one round trip on %s", (eng
 
   it("rows without a query word are still found by vector similarity when the floor allows it (a semantic embedder)", async () => {
     await db.exec("DELETE FROM memories; DELETE FROM embedding_settings;");
-    const semantic = new MemoryStore(db, { embeddings: new TopicEmbeddings(), embedderId: "topics/4", retrieval: { ...NO_STANDING_KINDS, lexicalWeight: 0.3 } });
+    const semantic = new MemoryRepository(db, { embeddings: new TopicEmbeddings(), embedderId: "topics/4", retrieval: { ...NO_STANDING_KINDS, lexicalWeight: 0.3 } });
     await semantic.addMany(alice, [
       { kind: "preference", text: "Enjoys hiking in the Alps." },
       { kind: "preference", text: "Likes to cook on Sundays." },
@@ -301,7 +302,7 @@ describe.each(testEngines())("the load-memory node's one round trip on %s", (eng
     await semantic.update(alice, hiking.id, { archived: true });
     const again = await createLoadMemoryNode({ store: semantic, markUsed: false })(ask("any trail tips?"), config);
     expect(again.memories.map((m) => m.text)).toEqual(["Enjoys hiking in the Alps."]);
-    const strict = new MemoryStore(db, { embeddings: new TopicEmbeddings(), embedderId: "topics/4", retrieval: { ...NO_STANDING_KINDS, lexicalWeight: 0.3, archivedRelevanceFloor: 0.69 } });
+    const strict = new MemoryRepository(db, { embeddings: new TopicEmbeddings(), embedderId: "topics/4", retrieval: { ...NO_STANDING_KINDS, lexicalWeight: 0.3, archivedRelevanceFloor: 0.69 } });
     expect((await createLoadMemoryNode({ store: strict, markUsed: false })(ask("any trail tips?"), config)).memories).toEqual([]);
   });
 
@@ -350,7 +351,7 @@ const URL = process.env.DATABASE_URL;
   });
 
   it("the node reads the user's context as the app role; a transaction scoped to another user reads none of it", async () => {
-    const store = new MemoryStore(app, { usageFlushMs: 600_000 });
+    const store = new MemoryRepository(app, { usageFlushMs: 600_000 });
     await store.add(alice, { kind: "preference", text: "Prefers metric units for recipes." });
     await new ProfileStore(app).applyPatch(alice, { name: "Alice" }, { kind: "user_edit" });
     await new RuleStore(app).add(alice, { text: "Answer with short lists." });

@@ -3,11 +3,11 @@
  * write policy as extraction, supersede on update, conservative forget, quoted search results, and
  * the tools inside a LangGraph ToolNode.
  */
-import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { type AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import type { Database } from "../../src/db/database.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { createMemoryTools } from "../../src/tools/index.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";
 import { RecordingChatModel } from "../helpers/fake-chat-model.js";
@@ -17,7 +17,7 @@ let seq = 0;
 
 describe.each(testEngines())("memory tools on %s", (engine) => {
   let db: Database;
-  let store: MemoryStore;
+  let store: MemoryRepository;
   let user: { tenantId: string; userId: string };
   let other: { tenantId: string; userId: string };
   let tools: ReturnType<typeof createMemoryTools>;
@@ -27,7 +27,7 @@ describe.each(testEngines())("memory tools on %s", (engine) => {
 
   beforeAll(async () => {
     db = await openTestDatabase(engine);
-    store = new MemoryStore(db);
+    store = new MemoryRepository(db);
     tools = createMemoryTools({ store });
   });
   afterAll(async () => {

@@ -16,7 +16,7 @@ import { formatMemoryContext } from "../../src/context/format-memories.js";
 import { PAST_SESSIONS_HEADER } from "../../src/context/memory-block.js";
 import type { Database } from "../../src/db/database.js";
 import { JobQueue, JobWorker } from "../../src/jobs/index.js";
-import { createLoadMemoryNode } from "../../src/retrieval/load-memory-node.js";
+import { createLoadMemoryNode } from "../../src/graph/load-memory-node.js";
 import {
   SESSION_INDEX_QUEUE,
   createPastSessionsLoader,
@@ -34,7 +34,7 @@ import {
 } from "../../src/sessions/index.js";
 import { MemoryAnnotation, type MemoryState } from "../../src/state/annotation.js";
 import { emptyEntities, type SessionSummary } from "../../src/state/types.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { createSummarizationNode, type SummaryChangeContext } from "../../src/summarization/summarization-node.js";
 import { countTextTokens } from "../../src/tokens/count-text.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";
@@ -140,13 +140,13 @@ describe("session document (pure)", () => {
 
 describe.each(testEngines())("past sessions on %s", (engine) => {
   let db: Database;
-  let store: MemoryStore;
+  let store: MemoryRepository;
   const alice = { tenantId: "acme", userId: "alice" };
   const bob = { tenantId: "acme", userId: "bob" };
 
   beforeAll(async () => {
     db = await openTestDatabase(engine);
-    store = new MemoryStore(db);
+    store = new MemoryRepository(db);
   });
   afterAll(async () => {
     await db.close();

@@ -1,7 +1,7 @@
 import pg from "pg";
 import type { Database } from "../../src/db/database.js";
 import { quoteIdent } from "../../src/db/identifier.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { MemoryControls } from "../../src/controls/memory-controls.js";
 import { RetentionSweep } from "../../src/retention/retention-sweep.js";
 import { ManualClock } from "../../src/jobs/clock.js";
@@ -11,7 +11,7 @@ const DAY = 86_400_000;
 
 describe.each(testEngines())("RetentionSweep on %s", (engine) => {
   let db: Database;
-  let store: MemoryStore;
+  let store: MemoryRepository;
   let controls: MemoryControls;
   const alice = { tenantId: "acme", userId: "alice" };
   const bob = { tenantId: "acme", userId: "bob" };
@@ -19,7 +19,7 @@ describe.each(testEngines())("RetentionSweep on %s", (engine) => {
 
   beforeAll(async () => {
     db = await openTestDatabase(engine);
-    store = new MemoryStore(db);
+    store = new MemoryRepository(db);
     controls = new MemoryControls(db, { store });
   });
   afterAll(async () => {

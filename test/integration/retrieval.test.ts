@@ -1,9 +1,9 @@
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { END, START, StateGraph } from "@langchain/langgraph";
 import type { Database } from "../../src/db/database.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { MemoryRetriever } from "../../src/retrieval/memory-retriever.js";
-import { createLoadMemoryNode, latestUserText } from "../../src/retrieval/load-memory-node.js";
+import { createLoadMemoryNode, latestUserText } from "../../src/graph/load-memory-node.js";
 import { capMemoriesByTokens, retrieveMemories } from "../../src/retrieval/retrieve-memories.js";
 import { MemoryAnnotation } from "../../src/state/annotation.js";
 import { formatMemoryContext } from "../../src/context/format-memories.js";
@@ -12,13 +12,13 @@ import { openTestDatabase, testEngines } from "../helpers/db.js";
 
 describe.each(testEngines())("retrieval on %s", (engine) => {
   let db: Database;
-  let store: MemoryStore;
+  let store: MemoryRepository;
   const alice = { tenantId: "acme", userId: "alice" };
   const config = { configurable: { thread_id: "t1", tenant_id: "acme", user_id: "alice" } };
 
   beforeAll(async () => {
     db = await openTestDatabase(engine);
-    store = new MemoryStore(db);
+    store = new MemoryRepository(db);
   });
   afterAll(async () => {
     await db.close();

@@ -5,8 +5,8 @@ import { openDatabase } from "../../src/db/open.js";
 import { loadMigrations } from "../../src/db/migrations.js";
 import { quoteIdent } from "../../src/db/identifier.js";
 import { HumanMessage } from "@langchain/core/messages";
-import { MemoryStore } from "../../src/store/memory-store.js";
-import { createLoadMemoryNode } from "../../src/retrieval/load-memory-node.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
+import { createLoadMemoryNode } from "../../src/graph/load-memory-node.js";
 import { LangGraphStore } from "../../src/store/langgraph-store.js";
 import { LocalHashingEmbeddings } from "../../src/embeddings/hashing-embeddings.js";
 import { MemoryControls } from "../../src/controls/memory-controls.js";
@@ -45,7 +45,7 @@ const globexCarol = { tenantId: "globex", userId: "carol" };
 
 /** Two tenants' worth of everything, written through the library (as whichever role `db` is). */
 async function seedTwoTenants(db: Database) {
-  const store = new MemoryStore(db);
+  const store = new MemoryRepository(db);
   const controls = new MemoryControls(db, { store });
   for (const scope of [acmeAlice, globexAlice, globexCarol]) {
     const tag = `${scope.tenantId}-${scope.userId}`;
@@ -141,7 +141,7 @@ describeServer("row-level security on server Postgres (non-superuser app and wor
     expect(await visible(app, "procedural_rules", acmeAlice)).toBe(1 + 1 + 1);
 
     // The library's reads as the app role return the right rows.
-    const store = new MemoryStore(app);
+    const store = new MemoryRepository(app);
     const hits = await store.search(globexCarol, "secret fact office months", { include: ["tenant", "global"], minSimilarity: 0 });
     expect(hits.map((h) => h.text).sort()).toEqual(["Globex office opens at ten.", "Newer secret fact of globex-carol.", "The year has twelve months."]);
     expect(await store.markUsed(globexCarol, hits.map((h) => h.id), { include: ["tenant", "global"] })).toBe(3);
@@ -198,7 +198,7 @@ describeServer("row-level security on server Postgres (non-superuser app and wor
     const first = await workerJobs.claim("rls", "w1", { leaseMs: 60_000 });
     const second = await workerJobs.claim("rls", "w1", { leaseMs: 60_000 });
     expect([first!.scope.tenantId, second!.scope.tenantId].sort()).toEqual(["acme", "globex"]);
-    const workerStore = new MemoryStore(worker);
+    const workerStore = new MemoryRepository(worker);
     // Inside the job's transaction, writing for the job's user works; for anyone else it is refused.
     await workerJobs.completeWith(first!, async (tx) => {
       await tx.query("INSERT INTO memories (scope, tenant_id, user_id, kind, text, embedding) VALUES ('user', $1, $2, 'fact', 'from the worker', '{1}')", [
@@ -217,7 +217,7 @@ describeServer("row-level security on server Postgres (non-superuser app and wor
   });
 
   it("the retention sweep refuses to run as the app role and runs as the owner", async () => {
-    const store = new MemoryStore(app);
+    const store = new MemoryRepository(app);
     await store.add(acmeAlice, { kind: "episode", text: "Acme episode." });
     await store.add(globexCarol, { kind: "episode", text: "Globex episode." });
     await expect(new RetentionSweep(app).run()).rejects.toMatchObject({ code: "MAINTENANCE_ROLE_REQUIRED" });

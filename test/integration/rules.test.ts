@@ -3,8 +3,8 @@ import { END, START, StateGraph } from "@langchain/langgraph";
 import type { Database } from "../../src/db/database.js";
 import { RuleStore } from "../../src/procedural/rule-store.js";
 import { MemorySettingsStore } from "../../src/controls/settings-store.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
-import { createLoadMemoryNode } from "../../src/retrieval/load-memory-node.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
+import { createLoadMemoryNode } from "../../src/graph/load-memory-node.js";
 import { MemoryAnnotation } from "../../src/state/annotation.js";
 import { buildContext } from "../../src/context/build-context.js";
 import { formatRules, RULES_HEADER } from "../../src/context/format-rules.js";
@@ -61,7 +61,7 @@ describe.each(testEngines())("RuleStore on %s", (engine) => {
   });
 
   it("reviewing or deleting a user rule deletes its stand-in preference memories (audited), and only the owner's", async () => {
-    const store = new MemoryStore(db);
+    const store = new MemoryRepository(db);
     try {
       const standIn = (scope: typeof alice, ruleId: string, text: string) =>
         store.add(scope, { kind: "preference", text, source: { origin: "extracted" }, metadata: { ruleId } });
@@ -189,7 +189,7 @@ describe.each(testEngines())("RuleStore on %s", (engine) => {
   });
 
   it("the load node renders approved rules as Behavioral rules; a revoke takes effect on the next turn", async () => {
-    const store = new MemoryStore(db);
+    const store = new MemoryRepository(db);
     const prompts: string[] = [];
     const graph = new StateGraph(MemoryAnnotation)
       .addNode("load_memory", createLoadMemoryNode({ store }))

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Database } from "../../src/db/database.js";
 import { openDatabase } from "../../src/db/open.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { reembedMemories } from "../../src/store/reembed.js";
 import { LocalHashingEmbeddings } from "../../src/embeddings/hashing-embeddings.js";
 import { spawnSync } from "node:child_process";
@@ -21,7 +21,7 @@ describe.each(testEngines())("reembed on %s", (engine) => {
   });
 
   it("moves every memory to the new embedder and dimension; the old one is then refused", async () => {
-    const old = new MemoryStore(db, { embeddings: new LocalHashingEmbeddings({ dims: 128 }) });
+    const old = new MemoryRepository(db, { embeddings: new LocalHashingEmbeddings({ dims: 128 }) });
     await old.addMany(alice, Array.from({ length: 25 }, (_, i) => ({ kind: "fact" as const, text: `Fact number ${i} about gardening tomatoes` })));
     const superseded = await old.add({ tenantId: "acme", userId: "bob" }, { kind: "fact", text: "Bob grows basil." });
     await old.supersede({ tenantId: "acme", userId: "bob" }, superseded.id, { kind: "fact", text: "Bob grows mint." });
@@ -33,10 +33,10 @@ describe.each(testEngines())("reembed on %s", (engine) => {
     const { rows } = await db.query<{ dims: number; n: number }>("SELECT cardinality(embedding) AS dims, count(*)::int AS n FROM memories GROUP BY 1");
     expect(rows).toEqual([{ dims: 256, n: 27 }]);
 
-    const fresh = new MemoryStore(db, { embeddings: new LocalHashingEmbeddings({ dims: 256 }) });
+    const fresh = new MemoryRepository(db, { embeddings: new LocalHashingEmbeddings({ dims: 256 }) });
     const hits = await fresh.search(alice, "gardening tomatoes number 7");
     expect(hits[0].text).toBe("Fact number 7 about gardening tomatoes");
-    await expect(new MemoryStore(db, { embeddings: new LocalHashingEmbeddings({ dims: 128 }) }).add(alice, { kind: "fact", text: "x" })).rejects.toMatchObject({
+    await expect(new MemoryRepository(db, { embeddings: new LocalHashingEmbeddings({ dims: 128 }) }).add(alice, { kind: "fact", text: "x" })).rejects.toMatchObject({
       code: "EMBEDDING_DIMENSION_MISMATCH",
     });
   });
@@ -49,7 +49,7 @@ describe("langgraph-memory reembed (CLI)", () => {
   it("re-embeds with the configured embedder, prints a summary and a progress bar on stderr", async () => {
     const url = `pglite:${join(dir, "db")}`;
     const db = await openDatabase(url);
-    await new MemoryStore(db, { embeddings: new LocalHashingEmbeddings({ dims: 64 }) }).addMany({ tenantId: "t", userId: "u" }, [
+    await new MemoryRepository(db, { embeddings: new LocalHashingEmbeddings({ dims: 64 }) }).addMany({ tenantId: "t", userId: "u" }, [
       { kind: "fact", text: "one" },
       { kind: "fact", text: "two" },
       { kind: "fact", text: "three" },

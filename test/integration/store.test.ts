@@ -1,6 +1,6 @@
 import { Embeddings } from "@langchain/core/embeddings";
 import type { Database } from "../../src/db/database.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { LocalHashingEmbeddings } from "../../src/embeddings/hashing-embeddings.js";
 import { isMemoryError } from "../../src/errors.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";
@@ -24,15 +24,15 @@ class RecordingEmbeddings extends Embeddings {
 
 const DAY = 86_400_000;
 
-describe.each(testEngines())("MemoryStore on %s", (engine) => {
+describe.each(testEngines())("MemoryRepository on %s", (engine) => {
   let db: Database;
-  let store: MemoryStore;
+  let store: MemoryRepository;
   const alice = { tenantId: "acme", userId: "alice" };
   const bob = { tenantId: "acme", userId: "bob" };
 
   beforeAll(async () => {
     db = await openTestDatabase(engine);
-    store = new MemoryStore(db);
+    store = new MemoryRepository(db);
   });
   afterAll(async () => {
     await db.close();
@@ -229,7 +229,7 @@ describe.each(testEngines())("MemoryStore on %s", (engine) => {
     });
 
     it("empty, oversized and NUL-bearing text is INVALID_INPUT and stores nothing", async () => {
-      const small = new MemoryStore(db, { writePolicy: { maxTextChars: 40 } });
+      const small = new MemoryRepository(db, { writePolicy: { maxTextChars: 40 } });
       await small.add(alice, { kind: "fact", text: "Exactly forty characters of memory text." });
       for (const text of ["", "   ", "x".repeat(41), "nul\0byte", 42 as unknown as string]) {
         const err = await small.add(alice, { kind: "fact", text }).catch((e) => e);
@@ -252,7 +252,7 @@ describe.each(testEngines())("MemoryStore on %s", (engine) => {
       await expect(store.add(alice, { kind: "fact", text: "a", embedding: withInf })).rejects.toMatchObject({ code: "INVALID_INPUT" });
       await expect(store.add(alice, { kind: "fact", text: "a", embedding: good.slice(0, 100) })).rejects.toMatchObject({ code: "EMBEDDING_DIMENSION_MISMATCH" });
       await expect(store.search(alice, "x", { queryEmbedding: good.slice(0, 100) })).rejects.toMatchObject({ code: "EMBEDDING_DIMENSION_MISMATCH" });
-      const other = new MemoryStore(db, { embeddings: new LocalHashingEmbeddings({ dims: 256 }) });
+      const other = new MemoryRepository(db, { embeddings: new LocalHashingEmbeddings({ dims: 256 }) });
       const err = await other.add(alice, { kind: "fact", text: "Speaks Spanish." }).catch((e) => e);
       expect(err).toMatchObject({ code: "EMBEDDING_DIMENSION_MISMATCH" });
       expect(err.message).toContain("langgraph-memory reembed");
@@ -263,7 +263,7 @@ describe.each(testEngines())("MemoryStore on %s", (engine) => {
     it("a different embedder of the same dimension is refused too", async () => {
       await store.add(alice, { kind: "fact", text: "Speaks Portuguese." });
       // Same 512 dimensions, another model: its vectors are not comparable either.
-      const same = new MemoryStore(db, { embedderId: "other-model/512" });
+      const same = new MemoryRepository(db, { embedderId: "other-model/512" });
       await expect(same.search(alice, "Portuguese")).rejects.toMatchObject({ code: "EMBEDDING_DIMENSION_MISMATCH" });
       await expect(same.add(alice, { kind: "fact", text: "Speaks Spanish." })).rejects.toMatchObject({ code: "EMBEDDING_DIMENSION_MISMATCH" });
     });
@@ -291,7 +291,7 @@ describe.each(testEngines())("MemoryStore on %s", (engine) => {
     const fresh = await openTestDatabase(engine);
     try {
       const embeddings = new RecordingEmbeddings();
-      const s = new MemoryStore(fresh, { embeddings });
+      const s = new MemoryRepository(fresh, { embeddings });
       await s.add(alice, { kind: "fact", text: "Collects vinyl records.", context: "We talked about music." });
       expect(embeddings.calls).toEqual([["Collects vinyl records.", "We talked about music."]]);
       const given = await embeddings.embedQuery("Collects stamps.");

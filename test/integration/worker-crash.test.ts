@@ -11,7 +11,7 @@ import type { Database } from "../../src/db/database.js";
 import { EXTRACTION_QUEUE, createExtractionJobHandler, createScheduleExtractionNode } from "../../src/extraction/node/index.js";
 import type { WriteReport } from "../../src/extraction/write/index.js";
 import { JobQueue, JobWorker, type JobEvent } from "../../src/jobs/index.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { openTestDatabase } from "../helpers/db.js";
 
 const serverOnly = process.env.DATABASE_URL ? describe : describe.skip;
@@ -61,14 +61,14 @@ function start(args: string[], env: NodeJS.ProcessEnv): Child {
 
 serverOnly("extraction workers that die (server Postgres, child processes)", () => {
   let db: Database;
-  let store: MemoryStore;
+  let store: MemoryRepository;
   let queue: JobQueue;
   const children: ChildProcess[] = [];
   const user = { tenantId: "acme", userId: "crash-user" };
 
   beforeAll(async () => {
     db = await openTestDatabase("postgres");
-    store = new MemoryStore(db);
+    store = new MemoryRepository(db);
     queue = new JobQueue(db);
   });
   afterAll(async () => {

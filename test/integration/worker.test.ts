@@ -14,7 +14,7 @@ import { openDatabase } from "../../src/db/open.js";
 import { EXTRACTION_QUEUE, createExtractionJobHandler, createScheduleExtractionNode } from "../../src/extraction/node/index.js";
 import type { WriteReport } from "../../src/extraction/write/index.js";
 import { JobQueue, JobWorker, type JobEvent, type JobHandler } from "../../src/jobs/index.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import type { MemoryScope } from "../../src/store/scope.js";
 import type { Memory, NewMemory } from "../../src/store/types.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";
@@ -23,7 +23,7 @@ const run = promisify(execFile);
 let seq = 0;
 
 /** A store whose writes fail once, after `failAfter` successful adds (a worker dying mid-job, in-process). */
-class FailingOnceStore extends MemoryStore {
+class FailingOnceStore extends MemoryRepository {
   adds = 0;
   failed = false;
   failAfter = 1;
@@ -39,12 +39,12 @@ class FailingOnceStore extends MemoryStore {
 
 describe.each(testEngines())("extraction workers on %s", (engine) => {
   let db: Database;
-  let store: MemoryStore;
+  let store: MemoryRepository;
   let queue: JobQueue;
 
   beforeAll(async () => {
     db = await openTestDatabase(engine);
-    store = new MemoryStore(db);
+    store = new MemoryRepository(db);
     queue = new JobQueue(db);
   });
   afterAll(async () => {
@@ -128,7 +128,7 @@ describe("langgraph-memory worker --drain (embedded database folder, its own pro
     const url = `pglite:${dir}`;
     const user = { tenantId: "acme", userId: "cli-user" };
     let db = await openDatabase(url);
-    const node = createScheduleExtractionNode({ store: new MemoryStore(db), debounceMs: 60_000 });
+    const node = createScheduleExtractionNode({ store: new MemoryRepository(db), debounceMs: 60_000 });
     await node({ messages: [new HumanMessage({ id: "c1", content: "I'm learning Portuguese." }), new AIMessage({ id: "c2", content: "Noted." })] }, { configurable: { thread_id: "cli", tenant_id: user.tenantId, user_id: user.userId } });
     await db.close();
 
@@ -144,7 +144,7 @@ describe("langgraph-memory worker --drain (embedded database folder, its own pro
 
     db = await openDatabase(url);
     try {
-      expect((await new MemoryStore(db).list(user)).map((m) => m.text)).toEqual(["User is learning Portuguese."]);
+      expect((await new MemoryRepository(db).list(user)).map((m) => m.text)).toEqual(["User is learning Portuguese."]);
     } finally {
       await db.close();
     }

@@ -6,7 +6,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import type { Database } from "../../src/db/database.js";
 import type { MemoryCandidate } from "../../src/extraction/candidate.js";
 import { extractAndStore, writeCandidates, type WriteReport } from "../../src/extraction/write/index.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";
 import { RecordingChatModel } from "../helpers/fake-chat-model.js";
 import { InMemoryProfileTarget, InMemoryRuleTarget, InMemorySettingsTarget, StoreControlsTarget } from "../helpers/ports.js";
@@ -20,12 +20,12 @@ function candidate(text: string, extra: Partial<MemoryCandidate> = {}): MemoryCa
 
 describe.each(testEngines())("the write path on %s", (engine) => {
   let db: Database;
-  let store: MemoryStore;
+  let store: MemoryRepository;
   let user: { tenantId: string; userId: string };
 
   beforeAll(async () => {
     db = await openTestDatabase(engine);
-    store = new MemoryStore(db);
+    store = new MemoryRepository(db);
   });
   afterAll(async () => {
     await db.close();

@@ -12,7 +12,7 @@ import { extractAndStore, type WriteTargets } from "../../src/extraction/write/i
 import { JobWorker } from "../../src/jobs/index.js";
 import { RuleStore } from "../../src/procedural/rule-store.js";
 import { ProfileStore } from "../../src/profile/profile-store.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";
 import { copycatModel } from "../helpers/extraction-models.js";
 
@@ -20,7 +20,7 @@ let seq = 0;
 
 describe.each(testEngines())("the write path with the real profile, rule and settings stores on %s", (engine) => {
   let db: Database;
-  let store: MemoryStore;
+  let store: MemoryRepository;
   let profiles: ProfileStore;
   let rules: RuleStore;
   let settings: MemorySettingsStore;
@@ -29,7 +29,7 @@ describe.each(testEngines())("the write path with the real profile, rule and set
 
   beforeAll(async () => {
     db = await openTestDatabase(engine);
-    store = new MemoryStore(db);
+    store = new MemoryRepository(db);
     profiles = new ProfileStore(db);
     rules = new RuleStore(db);
     settings = new MemorySettingsStore(db);

@@ -17,7 +17,7 @@ import { isSpecialCategory, type SensitiveCategory } from "../../src/sensitive/c
 import { detectSensitive } from "../../src/sensitive/detect-sensitive.js";
 import { importJsonlFile } from "../../src/extraction/write/index.js";
 import { JobQueue, JobWorker } from "../../src/jobs/index.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { createMemoryTools } from "../../src/tools/index.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";
 import { copycatModel, promptMessages } from "../helpers/extraction-models.js";
@@ -72,7 +72,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe.each(testEngines())("the sensitive corpus through every write path on %s", (engine) => {
   let db: Database;
-  let store: MemoryStore;
+  let store: MemoryRepository;
   let n = 0;
   const scope = (path: string) => ({ tenantId: "acme", userId: `${path}-${engine}` });
   const config = (path: string, thread = `${path}-thread`) => ({ configurable: { thread_id: thread, tenant_id: "acme", user_id: `${path}-${engine}` } });
@@ -103,7 +103,7 @@ describe.each(testEngines())("the sensitive corpus through every write path on %
 
   beforeAll(async () => {
     db = await openTestDatabase(engine);
-    store = new MemoryStore(db);
+    store = new MemoryRepository(db);
   });
   afterAll(async () => {
     await db.close();

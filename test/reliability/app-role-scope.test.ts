@@ -21,8 +21,8 @@ import type { Database, DbScope, Queryable } from "../../src/db/database.js";
 import { quoteIdent } from "../../src/db/identifier.js";
 import { openDatabase } from "../../src/db/open.js";
 import { JobQueue } from "../../src/jobs/job-queue.js";
-import { createLoadMemoryNode } from "../../src/retrieval/load-memory-node.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { createLoadMemoryNode } from "../../src/graph/load-memory-node.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { dropSchema, uniqueSchema } from "../helpers/db.js";
 import { report } from "./helpers/sizes.js";
 
@@ -72,7 +72,7 @@ describeServer("the app role cannot act for another user (server Postgres, non-s
     for (const sql of roleGrantStatements(schema, { app: [appRole, workerRole] })) await owner.exec(sql);
     app = await openDatabase(asRole(appRole), { schema, autoMigrate: false, poolMax: 1 });
     worker = await openDatabase(asRole(workerRole), { schema, autoMigrate: false });
-    const store = new MemoryStore(owner);
+    const store = new MemoryRepository(owner);
     await store.add(victim, { kind: "fact", text: "Bob banks with acme-bank." });
     await store.add(colleague, { kind: "fact", text: "Alice drives a Golf." });
   });
@@ -135,7 +135,7 @@ describeServer("the app role cannot act for another user (server Postgres, non-s
     expect(await jobsOf(victim)).toEqual({ jobs: 0, inbox: 0 });
     const claimer = new JobQueue(worker, { notify: false });
     expect(await claimer.claim("extract", "w1", { leaseMs: 60_000 })).toBeNull();
-    expect((await new MemoryStore(owner).list(victim)).map((m) => m.text)).toEqual(["Bob banks with acme-bank."]);
+    expect((await new MemoryRepository(owner).list(victim)).map((m) => m.text)).toEqual(["Bob banks with acme-bank."]);
   });
 
   it("the library's one-statement enqueue and submit still work as the app role, and the worker role queues for any tenant", async () => {
@@ -200,7 +200,7 @@ describeServer("the app role cannot act for another user (server Postgres, non-s
   });
 
   it("the library never leaves a scope on its connection", async () => {
-    const store = new MemoryStore(app);
+    const store = new MemoryRepository(app);
     const scope = { tenantId: "acme", userId: "erin" };
     await store.add(scope, { kind: "fact", text: "Erin likes green tea." });
     await store.search(scope, "tea", { minSimilarity: 0 });

@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../src/db/open.js";
 import type { Database } from "../../src/db/database.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { report } from "./helpers/sizes.js";
 
 const scope = { tenantId: "disk-co", userId: "alice" };
@@ -55,7 +55,7 @@ function fingerprint(dir: string): Record<string, string> {
 async function seed(dataDir: string, n: number): Promise<string[]> {
   const db = await openDatabase(`pglite:${dataDir}`);
   try {
-    const store = new MemoryStore(db);
+    const store = new MemoryRepository(db);
     const added = await store.addMany(scope, Array.from({ length: n }, (_, i) => ({ kind: "fact" as const, text: `disk fact ${i}` })));
     return added.map((m) => m.id);
   } finally {
@@ -66,7 +66,7 @@ async function seed(dataDir: string, n: number): Promise<string[]> {
 async function storedTexts(dataDir: string): Promise<string[]> {
   const db = await openDatabase(`pglite:${dataDir}`);
   try {
-    return (await new MemoryStore(db).list(scope, { limit: 10_000 })).map((m) => m.text).sort();
+    return (await new MemoryRepository(db).list(scope, { limit: 10_000 })).map((m) => m.text).sort();
   } finally {
     await db.close();
   }
@@ -173,7 +173,7 @@ describe("disk faults of the embedded engine", () => {
     execFileSync("mount", ["-o", "remount,size=96m", disk], { stdio: "ignore" });
     const db = await openDatabase(`pglite:${dataDir}`);
     try {
-      await new MemoryStore(db).add(scope, { kind: "fact", text: "written once there was space" });
+      await new MemoryRepository(db).add(scope, { kind: "fact", text: "written once there was space" });
     } finally {
       await db.close();
     }
@@ -188,7 +188,7 @@ describe("disk faults of the embedded engine", () => {
     const dataDir = join(disk, "data");
     await seed(dataDir, 20);
     const db = await openDatabase(`pglite:${dataDir}`);
-    const store = new MemoryStore(db);
+    const store = new MemoryRepository(db);
     let failedWrites = 0;
     try {
       // Fill the disk to the last byte.
@@ -231,7 +231,7 @@ describe("disk faults of the embedded engine", () => {
     expect(texts.filter((t) => t.startsWith("while full")).length).toBe(5 - failedWrites);
     const db2 = await openDatabase(`pglite:${dataDir}`);
     try {
-      await new MemoryStore(db2).add(scope, { kind: "fact", text: "after space came back" });
+      await new MemoryRepository(db2).add(scope, { kind: "fact", text: "after space came back" });
     } finally {
       await db2.close();
     }

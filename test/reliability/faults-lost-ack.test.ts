@@ -22,7 +22,7 @@ function dropReplyOnce(db: Database): { db: Database; arm(pattern: RegExp): void
   const wrapper = Object.create(db) as Database;
   wrapper.query = async <R,>(sql: string, params?: readonly unknown[], options?: QueryOptions) => {
     const result = await db.query<R>(sql, params, options);
-    if (armed && armed.test(sql)) {
+    if (armed?.test(sql)) {
       armed = null;
       fired = true;
       throw new MemoryError(ErrorCodes.DB_UNAVAILABLE, "the connection dropped after the statement ran (simulated lost reply)", { retryable: true });

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import type { Database } from "../../src/db/database.js";
 import { EXTRACTION_QUEUE, createExtractionJobHandler, createScheduleExtractionNode } from "../../src/extraction/node/index.js";
 import { JobQueue, JobWorker, type JobEvent } from "../../src/jobs/index.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { openTestDatabase } from "../helpers/db.js";
 import { startTsx, type Child } from "./helpers/child.js";
 import { report, size } from "./helpers/sizes.js";
@@ -41,14 +41,14 @@ const KILLS = ALL_KILLS.slice(0, size(3, 4));
 
 describeServer("an extraction worker killed (SIGKILL) mid-extraction, again and again", () => {
   let db: Database;
-  let store: MemoryStore;
+  let store: MemoryRepository;
   let queue: JobQueue;
   const children: Child[] = [];
   const user = { tenantId: "kill-co", userId: "worker-kill" };
 
   beforeAll(async () => {
     db = await openTestDatabase("postgres");
-    store = new MemoryStore(db);
+    store = new MemoryRepository(db);
     queue = new JobQueue(db);
   });
   afterAll(async () => {

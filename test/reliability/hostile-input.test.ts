@@ -19,10 +19,10 @@ import { MemoryControls } from "../../src/controls/memory-controls.js";
 import { JobQueue } from "../../src/jobs/job-queue.js";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { createScheduleExtractionNode } from "../../src/extraction/node/schedule-extraction-node.js";
-import { isWellFormedText } from "../../src/store/well-formed-text.js";
+import { isWellFormedText } from "../../src/core/well-formed-text.js";
 import { MEMORY_KINDS } from "../../src/state/types.js";
 import { LangGraphStore } from "../../src/store/langgraph-store.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { resolveUserScope } from "../../src/store/scope.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";
 import { protectedRowsChecksum } from "./helpers/checksum.js";
@@ -92,7 +92,7 @@ const isValidScope = (scope: { tenantId: string; userId: string }) => {
 
 describe.each(testEngines())("hostile input on %s", (engine) => {
   let db: Database;
-  let store: MemoryStore;
+  let store: MemoryRepository;
   let controls: MemoryControls;
   let baseline: Record<string, string>;
   const embeddings = new LocalHashingEmbeddings({ dims: DIMS });
@@ -101,7 +101,7 @@ describe.each(testEngines())("hostile input on %s", (engine) => {
     tried = {};
     outcomes = {};
     db = await openTestDatabase(engine);
-    store = new MemoryStore(db, { embeddings });
+    store = new MemoryRepository(db, { embeddings });
     controls = new MemoryControls(db, { store });
     // The victims: two tenants with users, shared knowledge, profiles, rules, jobs, BaseStore items.
     for (const tenantId of VICTIM_TENANTS) {

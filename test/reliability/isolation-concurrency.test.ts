@@ -15,10 +15,10 @@ import { MemoryControls } from "../../src/controls/memory-controls.js";
 import { grantMemoryRoles } from "../../src/controls/database-roles.js";
 import type { Database } from "../../src/db/database.js";
 import { openDatabase } from "../../src/db/open.js";
-import { createLoadMemoryNode } from "../../src/retrieval/load-memory-node.js";
-import { scopeFromConfig } from "../../src/retrieval/scope-from-config.js";
+import { createLoadMemoryNode } from "../../src/graph/load-memory-node.js";
+import { scopeFromConfig } from "../../src/core/scope.js";
 import { LangGraphStore } from "../../src/store/langgraph-store.js";
-import { MemoryStore } from "../../src/store/memory-store.js";
+import { MemoryRepository } from "../../src/store/memory-store.js";
 import { openTestDatabase } from "../helpers/db.js";
 import { report, size } from "./helpers/sizes.js";
 
@@ -62,7 +62,7 @@ describeServer("isolation under concurrency (server Postgres, row-level security
   });
 
   it(`two tenants with identical memories, ${TENANTS.length * WORKERS_PER_TENANT} concurrent workers: zero cross-tenant results`, async () => {
-    const store = new MemoryStore(app);
+    const store = new MemoryRepository(app);
     const controls = new MemoryControls(app, { store });
     const load = createLoadMemoryNode({ store });
     const leaks: string[] = [];

@@ -1,7 +1,7 @@
 /**
  * The second secrets corpus (test/fixtures/secrets-corpus-2.json: 278 sensitive sentences in 14
  * languages, 60 benign look-alikes, written without reading the filter) through every door that
- * writes: the filter itself (`isStorable`), the store's typed door (`MemoryStore.add`), the
+ * writes: the filter itself (`isStorable`), the store's typed door (`MemoryRepository.add`), the
  * BaseStore door (`LangGraphStore.put`), `manage_memory`, `controls.editMemory`,
  * `controls.import`, import-jsonl, the JSONL skill's `memory_write` (the class and the LangChain
  * tool), and the key entities of a rolling summary and of a past session (a summariser that lists
@@ -23,7 +23,7 @@ import { memoryToolsFor, writeTargetsOf } from "../../src/graph/index.js";
 import { createMemory, type LangGraphMemory } from "../../src/memory.js";
 import { redactSensitive, secretValuesIn } from "../../src/sessions/index.js";
 import { sessionDocument } from "../../src/sessions/session-document.js";
-import { createMemoryWriteTool, JsonlMemory } from "../../src/skill/index.js";
+import { createJsonlWriteTool, JsonlMemory } from "../../src/skill/index.js";
 import { summarizeMessages } from "../../src/summarization/summarize-messages.js";
 import type { Summarizer } from "../../src/summarization/summarizer.js";
 import { MANAGE_MEMORY_TOOL_NAME } from "../../src/tools/index.js";
@@ -152,8 +152,8 @@ describe.each(testEngines())("the second corpus through every data door on %s", 
     return stored;
   }
 
-  it("MemoryStore.add (the typed door) stores none", async () => {
-    const stored = await count("MemoryStore.add", async (e) => Boolean(await memory.store.add(scope("store"), { kind: "fact", text: e.text })));
+  it("MemoryRepository.add (the typed door) stores none", async () => {
+    const stored = await count("MemoryRepository.add", async (e) => Boolean(await memory.store.add(scope("store"), { kind: "fact", text: e.text })));
     expect(notSinto(stored)).toEqual([]);
     // Benign ones still go in.
     for (const b of corpus.benign) await memory.store.add(scope("store-benign"), { kind: "fact", text: b.text });
@@ -221,7 +221,7 @@ describe.each(testEngines())("the second corpus through every data door on %s", 
     const skill = new JsonlMemory({ file, onCorruptLines: () => undefined });
     const stored = await count("memory_write", async (e) => Boolean(await skill.write({ type: "note", content: e.text })));
     expect(notSinto(stored)).toEqual([]);
-    const tool = createMemoryWriteTool(skill);
+    const tool = createJsonlWriteTool(skill);
     const answers = await Promise.all(SENSITIVE.slice(0, 20).map(async (e) => JSON.parse(String(await tool.invoke({ content: e.text })))));
     expect(answers.filter((a) => a.ts !== undefined).length).toBeLessThanOrEqual(SENSITIVE.slice(0, 20).filter((e) => e.id === "ethnicity-04").length);
     let written = "";

@@ -30,7 +30,7 @@ import { serializeMessage } from "../../src/extraction/node/serialize-messages.j
 import { extractAndStore } from "../../src/extraction/write/extract-and-store.js";
 import { createExtractionGraph, createMemoryTurnSteps, memoryPrompt, memoryWorker, withMemory } from "../../src/graph/index.js";
 import { createMemory, type LangGraphMemory } from "../../src/memory.js";
-import { createLoadMemoryNode } from "../../src/retrieval/load-memory-node.js";
+import { createLoadMemoryNode } from "../../src/graph/load-memory-node.js";
 import { indexSession } from "../../src/sessions/index-session.js";
 import { indexSessionNow } from "../../src/sessions/index-session-now.js";
 import { createSessionIndexer, SESSION_INDEX_QUEUE } from "../../src/sessions/session-indexer.js";

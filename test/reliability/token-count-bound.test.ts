@@ -12,7 +12,7 @@ import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
 import { TOKEN_ENCODERS, countTextTokens } from "../../src/tokens/count-text.js";
 import { MAX_EXACT_CHARS, PIECE_CHARS, SAMPLE_WINDOWS, SAMPLE_WINDOW_CHARS, countInPieces } from "../../src/tokens/token-count-pieces.js";
-import { isWellFormedText } from "../../src/store/well-formed-text.js";
+import { isWellFormedText } from "../../src/core/well-formed-text.js";
 import { report } from "./helpers/sizes.js";
 
 /** The real encoder, wrapped to record what it is given (refusing a piece it could take minutes over). */

@@ -4,7 +4,7 @@ import { buildContext } from "../../src/context/build-context.js";
 import { formatMemoryContext } from "../../src/context/format-memories.js";
 import { formatProfile, PROFILE_HEADER } from "../../src/context/format-profile.js";
 import { formatRules } from "../../src/context/format-rules.js";
-import { fitSummary, formatSummary, summaryTokens } from "../../src/context/format-summary.js";
+import { fitSummary, formatSummary, summaryTokens } from "../../src/summarization/format-summary.js";
 import { PAST_SESSIONS_HEADER } from "../../src/context/memory-block.js";
 import { findSequenceProblems } from "../../src/context/sequence-problems.js";
 import { emptyEntities, type ActiveRule, type RetrievedMemory, type SessionSummary } from "../../src/state/types.js";

@@ -11,7 +11,7 @@ import {
   type Scenario,
   type ScenarioProbe,
 } from "../../evals/scenario-schema.js";
-import { MemoryError, isMemoryError } from "../../src/errors.js";
+import { type MemoryError, isMemoryError } from "../../src/errors.js";
 
 const EVALS_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "evals");
 const SCENARIO_DIR = join(EVALS_DIR, "scenarios");

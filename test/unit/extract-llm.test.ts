@@ -261,7 +261,7 @@ describe("inside a graph", () => {
         found.push(...memories.map((m) => m.text));
         return {};
       })
-      .addNode("leaky", async (state, config: RunnableConfig) => {
+      .addNode("leaky", async (_state, config: RunnableConfig) => {
         await extractor.invoke([new HumanMessage("control call without extraction tags")], config);
         return {};
       })

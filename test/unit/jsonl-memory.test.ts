@@ -259,6 +259,7 @@ describe("readJsonlEntries", () => {
 
 describe("jq-compatible JSON", () => {
   test("numbers and DEL are written as jq 1.6 writes them", () => {
+    // biome-ignore lint/correctness/noPrecisionLoss: a number beyond double precision is the case under test
     expect(jqStringify({ a: 1e-7, b: 1e21, c: 123456789012345678901234, d: 0.1, e: -0, s: "x\u007fy\n" })).toBe(
       '{"a":1e-07,"b":1e+21,"c":123456789012345690000000,"d":0.1,"e":-0,"s":"x\\u007fy\\n"}',
     );

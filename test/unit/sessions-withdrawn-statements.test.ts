@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "@jest/globals";
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { correctedValues, dropSentencesWith, staleTerms, withCorrectionsApplied, withoutToolTraffic } from "../../src/sessions/withdrawn-statements.js";
+import { staleTerms } from "../../src/sessions/stale-terms.js";
+import { correctedValues, dropSentencesWith, withCorrectionsApplied, withoutToolTraffic } from "../../src/sessions/withdrawn-statements.js";
 import { contextualSecrets, secretValuesIn } from "../../src/sessions/redact-summary.js";
 
 describe("withdrawn statements in past sessions", () => {

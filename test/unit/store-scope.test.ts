@@ -1,5 +1,5 @@
 import { resolveScope } from "../../src/store/scope.js";
-import { checkWellFormed, isWellFormedText } from "../../src/store/well-formed-text.js";
+import { checkWellFormed, isWellFormedText } from "../../src/core/well-formed-text.js";
 import { requireRunScope } from "../../src/graph/run-scope.js";
 import { checkScope, checkThreadId } from "../../src/sessions/index-session.js";
 import { visibleScopeSql } from "../../src/store/memory-queries.js";

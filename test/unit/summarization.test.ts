@@ -3,7 +3,7 @@ import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, HumanMessage, RemoveMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
-import { summaryTokens } from "../../src/context/format-summary.js";
+import { summaryTokens } from "../../src/summarization/format-summary.js";
 import { isMemoryError } from "../../src/errors.js";
 import { emptyEntities, type SessionSummary } from "../../src/state/types.js";
 import { chatModelSummarizer, parseJsonReply } from "../../src/summarization/chat-model-summarizer.js";

@@ -31,6 +31,8 @@ describe("npm test", () => {
   it("runs every part when an early one fails, reports each, and fails at the end", () => {
     const { code, out } = runIn({
       typecheck: say("typecheck: an error", 2),
+      "api:check": say("api: reports match"),
+      lint: say("lint: clean"),
       "test:unit": say("Tests:       1 failed, 2 skipped, 5 passed, 8 total", 1),
       "test:conformance": say("      Tests  7 passed (7)"),
     });
@@ -41,6 +43,7 @@ describe("npm test", () => {
     expect(out).toContain("Tests  7 passed (7)");
     // One result line per part, then the failed parts and the closing count.
     expect(out).toMatch(/\[test-all\] typecheck\s+FAIL \(exit 2\)\s+[\d.]+ s/);
+    expect(out).toMatch(/\[test-all\] api\s+pass\s+[\d.]+ s/);
     expect(out).toMatch(/\[test-all\] jest\s+FAIL \(exit 1\)\s+[\d.]+ s\s+1 failed, 2 skipped, 5 passed/);
     expect(out).toMatch(/\[test-all\] conformance\s+pass\s+[\d.]+ s\s+7 passed/);
     expect(out).toContain("failed: typecheck, jest");
@@ -50,6 +53,8 @@ describe("npm test", () => {
   it("exits 0 when every part passes", () => {
     const { code, out } = runIn({
       typecheck: say("ok"),
+      "api:check": say("api: reports match"),
+      lint: say("lint: clean"),
       "test:unit": say("Tests:       3 passed, 3 total"),
       "test:conformance": say("      Tests  2 passed (2)"),
     });

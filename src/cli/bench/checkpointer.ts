@@ -12,7 +12,7 @@ import { migrate } from "../../db/migrate.js";
 import type { PgDatabase } from "../../db/pg-database.js";
 import { quoteIdent } from "../../db/identifier.js";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import type { Benchmark } from "../commands/bench.js";
+import type { Benchmark } from "./benchmark.js";
 import { ratio, round, summarize, table, timeMs, writeJson, type LatencySummary } from "./stats.js";
 import { seededRandom } from "./seeded-random.js";
 

@@ -8,7 +8,7 @@ import { DEFAULT_SUMMARY_SHARE } from "../../summarization/summarization-node.js
 import { countTokens } from "../../tokens/count-messages.js";
 import { trimHistory } from "../../summarization/trim-history.js";
 import { clearTextTokenCache } from "../../tokens/text-token-cache.js";
-import type { Benchmark } from "../commands/bench.js";
+import type { Benchmark } from "./benchmark.js";
 import { ratio, round, summarize, table, writeJson } from "./stats.js";
 
 const USAGE = `usage: langgraph-memory bench context [--turns N] [--iterations N] [--json FILE]

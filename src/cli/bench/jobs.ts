@@ -5,7 +5,7 @@ import { PgliteDatabase } from "../../db/pglite-database.js";
 import { PgDatabase } from "../../db/pg-database.js";
 import { quoteIdent } from "../../db/identifier.js";
 import { JobQueue } from "../../jobs/job-queue.js";
-import type { Benchmark } from "../commands/bench.js";
+import type { Benchmark } from "./benchmark.js";
 import { ratio, summarize, table, timeMs, writeJson, type LatencySummary } from "./stats.js";
 
 const USAGE = `usage: langgraph-memory bench jobs [--iterations N] [--json FILE]

@@ -3,7 +3,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, symlinkS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { Benchmark } from "../commands/bench.js";
+import type { Benchmark } from "./benchmark.js";
 import { ErrorCodes, MemoryError } from "../../errors.js";
 import { packageRoot } from "../../db/package-root.js";
 import { JsonlMemory } from "../../skill/jsonl-memory.js";

@@ -7,10 +7,10 @@ import { openDatabase } from "../../db/open.js";
 import { LocalHashingEmbeddings } from "../../embeddings/hashing-embeddings.js";
 import { ExtractionStateSpec, createScheduleExtractionNode } from "../../extraction/node/index.js";
 import { JobQueue } from "../../jobs/job-queue.js";
-import { createLoadMemoryNode } from "../../retrieval/load-memory-node.js";
+import { createLoadMemoryNode } from "../../graph/load-memory-node.js";
 import { MemoryAnnotation } from "../../state/annotation.js";
-import { MemoryStore } from "../../store/memory-store.js";
-import type { Benchmark } from "../commands/bench.js";
+import { MemoryRepository } from "../../store/memory-store.js";
+import type { Benchmark } from "./benchmark.js";
 import { ProgressBar } from "../progress.js";
 import { percentile, ratio, round, summarize, table, writeJson, type LatencySummary } from "./stats.js";
 
@@ -125,7 +125,7 @@ export const benchmark: Benchmark = {
     const db = await openDatabase("memory://");
     try {
       const embeddings = new PrecomputedEmbeddings();
-      const store = new MemoryStore(db, { embeddings, embedderId: embeddings.embedderId });
+      const store = new MemoryRepository(db, { embeddings, embedderId: embeddings.embedderId });
       const user = { tenantId: "bench", userId: "user-0" };
       const seedTexts = Array.from({ length: memoriesPerUser }, (_, i) => memoryText(i));
       const turnTexts = Array.from({ length: threads }, (_, t) => Array.from({ length: perThread }, (_, k) => userTurn(t, k)));
@@ -169,7 +169,7 @@ export const benchmark: Benchmark = {
         .addEdge("agent", "after")
         .addEdge("after", END)
         .compile({ checkpointer: new MemorySaver() });
-      const memoryGraph = (load: ReturnType<typeof createLoadMemoryNode>, into: Timings, scheduleStore: MemoryStore = store) =>
+      const memoryGraph = (load: ReturnType<typeof createLoadMemoryNode>, into: Timings, scheduleStore: MemoryRepository = store) =>
         new StateGraph(State)
           .addNode("load_memory", timed(load, into.load))
           .addNode("agent", agent)
@@ -185,7 +185,7 @@ export const benchmark: Benchmark = {
       const retrievalOnly = memoryGraph(createLoadMemoryNode({ store, profiles: false, rules: false }), timings.retrieval);
       // The default load node on a store without the candidate cache: every turn searches in SQL, as
       // the turn right after the user's memories changed does.
-      const uncachedStore = new MemoryStore(db, { embeddings, embedderId: embeddings.embedderId, candidateCache: false });
+      const uncachedStore = new MemoryRepository(db, { embeddings, embedderId: embeddings.embedderId, candidateCache: false });
       const uncached = memoryGraph(createLoadMemoryNode({ store: uncachedStore }), timings.uncached, uncachedStore);
       const graphs = { plain, noop, memory: withMemory, retrieval: retrievalOnly, uncached };
 

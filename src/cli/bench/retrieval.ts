@@ -1,11 +1,11 @@
 import { Embeddings } from "@langchain/core/embeddings";
 import { InMemoryStore } from "@langchain/langgraph-checkpoint";
-import type { Benchmark } from "../commands/bench.js";
+import type { Benchmark } from "./benchmark.js";
 import { parseCommandArgs } from "../common-options.js";
 import { openDatabase } from "../../db/open.js";
 import type { Database } from "../../db/database.js";
 import { LocalHashingEmbeddings } from "../../embeddings/hashing-embeddings.js";
-import { MemoryStore } from "../../store/memory-store.js";
+import { MemoryRepository } from "../../store/memory-store.js";
 import { MEMORY_KINDS } from "../../state/types.js";
 import type { NewMemory } from "../../store/types.js";
 import { ratio, round, summarize, table, timeMs, writeJson, type LatencySummary } from "./stats.js";
@@ -147,7 +147,7 @@ class Generated {
 async function benchEngine(engine: string, url: string, data: Generated, embedder: LocalHashingEmbeddings): Promise<EngineResult> {
   const db = await openDatabase(url, { schema: `lgm_bench_retrieval_${process.pid}` });
   try {
-    const store = new MemoryStore(db, { embeddings: embedder });
+    const store = new MemoryRepository(db, { embeddings: embedder });
     const bar = new ProgressBar(`loading ${engine}`, data.size);
     const loadStart = performance.now();
     let loaded = 0;

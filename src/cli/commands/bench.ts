@@ -1,21 +1,17 @@
-import type { CliCommand } from "../main.js";
+import type { Benchmark } from "../bench/benchmark.js";
+import type { CliCommand } from "../cli-command.js";
 
-/** A benchmark: gets the arguments after its name, prints a table, writes JSON with --json. */
-export interface Benchmark {
-  summary: string;
-  run(argv: string[]): Promise<number>;
-}
-
-// One thin file per benchmark under src/cli/bench/, loaded lazily (LoCoMo's runners live in evals/locomo/).
+// One thin file per benchmark under src/cli/bench/, loaded lazily. The LoCoMo benchmarks belong to
+// the eval harness (evals/cli/), outside the published package: they run from a checkout.
 const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   context: async () => (await import("../bench/context.js")).benchmark,
   retrieval: async () => (await import("../bench/retrieval.js")).benchmark,
-  locomo: async () => (await import("../bench/locomo.js")).benchmark,
-  "locomo-memory": async () => (await import("../bench/locomo-memory.js")).benchmark,
   checkpointer: async () => (await import("../bench/checkpointer.js")).benchmark,
   jobs: async () => (await import("../bench/jobs.js")).benchmark,
   jsonl: async () => (await import("../bench/jsonl.js")).benchmark,
   overhead: async () => (await import("../bench/overhead.js")).benchmark,
+  locomo: async () => (await import("../checkout-commands.js")).loadCheckoutCommand("locomo", "benchmark", "langgraph-memory bench locomo"),
+  "locomo-memory": async () => (await import("../checkout-commands.js")).loadCheckoutCommand("locomo-memory", "benchmark", "langgraph-memory bench locomo-memory"),
 };
 
 export const command: CliCommand = {

@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline";
-import type { CliCommand } from "../main.js";
+import type { CliCommand } from "../cli-command.js";
 import { parseCommandArgs } from "../common-options.js";
 import { createMemory } from "../../memory.js";
 import { isMemoryError } from "../../errors.js";

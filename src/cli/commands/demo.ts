@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
 import { createPgClient } from "../../db/pg-clients.js";
-import type { CliCommand } from "../main.js";
+import type { CliCommand } from "../cli-command.js";
 import { parseCommandArgs } from "../common-options.js";
 import { resolveConfig, type Budgets } from "../../config.js";
 import type { BuildContextResult, ContextUsage } from "../../context/build-context.js";

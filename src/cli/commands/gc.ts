@@ -1,4 +1,4 @@
-import type { CliCommand } from "../main.js";
+import type { CliCommand } from "../cli-command.js";
 import { parseCommandArgs } from "../common-options.js";
 import { ProgressBar } from "../progress.js";
 import { formatFields, shortTime } from "../format-table.js";

@@ -1,4 +1,4 @@
-import type { CliCommand } from "../main.js";
+import type { CliCommand } from "../cli-command.js";
 import { parseCommandArgs } from "../common-options.js";
 import { ProgressBar } from "../progress.js";
 import { resolveConfig } from "../../config.js";
@@ -6,7 +6,7 @@ import { openDatabase } from "../../db/open.js";
 import { createEmbeddings } from "../../embeddings/create-embeddings.js";
 import { ErrorCodes, MemoryError } from "../../errors.js";
 import { importJsonlFile, type ImportJsonlResult } from "../../extraction/write/import-jsonl.js";
-import { MemoryStore } from "../../store/memory-store.js";
+import { MemoryRepository } from "../../store/memory-store.js";
 import { MemorySettingsStore } from "../../controls/settings-store.js";
 import { ProfileStore } from "../../profile/profile-store.js";
 import { RuleStore } from "../../procedural/rule-store.js";
@@ -50,7 +50,7 @@ export const command: CliCommand = {
     const embeddings = await createEmbeddings(config.embeddings);
     const db = await openDatabase(config.databaseUrl, { schema: config.schema, dataDir: config.dataDir });
     try {
-      const store = new MemoryStore(db, { embeddings, retrieval: config.retrieval, writePolicy: config.writePolicy });
+      const store = new MemoryRepository(db, { embeddings, retrieval: config.retrieval, writePolicy: config.writePolicy });
       let bar: ProgressBar | undefined;
       const result = await importJsonlFile(file, {
         store,

@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import type { CliCommand } from "../main.js";
+import type { CliCommand } from "../cli-command.js";
 import { parseCommandArgs } from "../common-options.js";
 import { CLI_ACTOR, USER_OPTIONS, openUserControls, requireUser, subcommand } from "../user-controls.js";
 import { formatFields, formatTable, printable, shortTime } from "../format-table.js";

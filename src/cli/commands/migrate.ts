@@ -1,4 +1,4 @@
-import type { CliCommand } from "../main.js";
+import type { CliCommand } from "../cli-command.js";
 import { parseCommandArgs } from "../common-options.js";
 import { connectDatabase } from "../../db/open.js";
 import { migrate } from "../../db/migrate.js";

@@ -1,4 +1,4 @@
-import type { CliCommand } from "../main.js";
+import type { CliCommand } from "../cli-command.js";
 import { parseCommandArgs } from "../common-options.js";
 import { USER_OPTIONS, openUserControls, requireUser, subcommand } from "../user-controls.js";
 import { formatTable, printable, shortTime } from "../format-table.js";

@@ -1,11 +1,11 @@
-import type { CliCommand } from "../main.js";
+import type { CliCommand } from "../cli-command.js";
 import { parseCommandArgs } from "../common-options.js";
 import { resolveConfig } from "../../config.js";
 import { openDatabase } from "../../db/open.js";
 import { redactUrl } from "../../db/database-url.js";
 import { createEmbeddings } from "../../embeddings/create-embeddings.js";
 import { ErrorCodes, MemoryError } from "../../errors.js";
-import { MemoryStore } from "../../store/memory-store.js";
+import { MemoryRepository } from "../../store/memory-store.js";
 import { ProfileStore } from "../../profile/profile-store.js";
 import { RuleStore } from "../../procedural/rule-store.js";
 import { MemorySettingsStore } from "../../controls/settings-store.js";
@@ -86,7 +86,7 @@ export const command: CliCommand = {
     const db = await openDatabase(config.databaseUrl, { schema: config.schema, dataDir: config.dataDir, poolMax: config.poolMax });
     let server: Awaited<ReturnType<typeof createMemoryServer>> | undefined;
     try {
-      const store = new MemoryStore(db, { embeddings, retrieval: config.retrieval, writePolicy: config.writePolicy });
+      const store = new MemoryRepository(db, { embeddings, retrieval: config.retrieval, writePolicy: config.writePolicy });
       const controls = new MemoryControls(db, { store, profiles: new ProfileStore(db), rules: new RuleStore(db), settings: new MemorySettingsStore(db) });
       const retention = new RetentionSweep(db, { controls, retention: config.retention, episodeTtlDays: config.writePolicy.episodeTtlDays });
       server = await createMemoryServer({

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import type { CliCommand } from "../main.js";
+import type { CliCommand } from "../cli-command.js";
 import { parseCommandArgs } from "../common-options.js";
 import { resolveConfig } from "../../config.js";
 import { connectDatabase } from "../../db/open.js";

@@ -1,5 +1,5 @@
 import { chatModelFromSpec } from "../../models/chat-model.js";
-import type { CliCommand } from "../main.js";
+import type { CliCommand } from "../cli-command.js";
 import { parseCommandArgs } from "../common-options.js";
 import { resolveConfig } from "../../config.js";
 import { openDatabase } from "../../db/open.js";
@@ -8,7 +8,7 @@ import { ErrorCodes, MemoryError } from "../../errors.js";
 import { EXTRACTION_QUEUE, createExtractionJobHandler } from "../../extraction/node/index.js";
 import type { WriteReport } from "../../extraction/write/write-report.js";
 import { JobWorker, runWorker, type JobEvent } from "../../jobs/index.js";
-import { MemoryStore } from "../../store/memory-store.js";
+import { MemoryRepository } from "../../store/memory-store.js";
 import { MemorySettingsStore } from "../../controls/settings-store.js";
 import { ProfileStore } from "../../profile/profile-store.js";
 import { RuleStore } from "../../procedural/rule-store.js";
@@ -91,7 +91,7 @@ export const command: CliCommand = {
       if (!values.quiet) process.stderr.write(`${line}\n`);
     };
     try {
-      const store = new MemoryStore(db, { embeddings, retrieval: config.retrieval, writePolicy: config.writePolicy });
+      const store = new MemoryRepository(db, { embeddings, retrieval: config.retrieval, writePolicy: config.writePolicy });
       // The database-backed targets (default profile schema): profile fields, proposed rules, opt-out.
       const targets = { profile: new ProfileStore(db), rules: new RuleStore(db), settings: new MemorySettingsStore(db) };
       const handler = createExtractionJobHandler({ store, model, targets, policy: config.writePolicy, onReport: (report, job) => log(describeReport(job.id, report)) });

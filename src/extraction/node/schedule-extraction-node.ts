@@ -1,18 +1,18 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { ErrorCodes, MemoryError, invalidInput, isMemoryError } from "../../errors.js";
 import { JobQueue } from "../../jobs/job-queue.js";
-import { scopeFromConfig } from "../../retrieval/scope-from-config.js";
+import { scopeFromConfig } from "../../core/scope.js";
 import { requireThreadOwner } from "../../threads/require-thread-owner.js";
-import type { MemoryStore } from "../../store/memory-store.js";
+import type { MemoryRepository } from "../../store/memory-store.js";
 import { EXTRACTION_QUEUE, type ExtractionJobPayload } from "./extraction-payload.js";
 import { createMemoryExtractionNode, type ExtractionNodeState, type ExtractionNodeUpdate, type MemoryExtractionNodeOptions } from "./memory-extraction-node.js";
 import { runIdFromConfig, threadIdFromConfig } from "./run-config.js";
-import { storableText } from "../../store/well-formed-text.js";
+import { storableText } from "../../core/well-formed-text.js";
 import { contextBefore, messageIdOf, newMessagesStart, serializeMessage } from "./serialize-messages.js";
 
 export interface ScheduleExtractionNodeOptions extends Partial<MemoryExtractionNodeOptions> {
   /** The memory store: required with `inline`; otherwise its database hosts the queue when `queue` is not given. */
-  store?: MemoryStore;
+  store?: MemoryRepository;
   /** The job queue (default: a `JobQueue` on the store's database). */
   queue?: JobQueue;
   /** Run extraction in the node instead of queueing it (tests, evals, simple apps). Default false. */

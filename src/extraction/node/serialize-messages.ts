@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { invalidInput } from "../../errors.js";
 import { UNTRUSTED_CONTENT_FLAG, isUserAuthored, messageText } from "../sources.js";
 import { redactSecrets } from "../write/redaction.js";
-import { storableText } from "../../store/well-formed-text.js";
+import { storableText } from "../../core/well-formed-text.js";
 
 export type SerializedRole = "human" | "ai" | "tool" | "system";
 

@@ -11,7 +11,7 @@ import { findMemoriesWithWords, findSlotMemories } from "./memory-lookups.js";
 import { profileFieldFor } from "./profile-fields.js";
 import { isSlotWideRequest, matchesForgetRequest } from "./statement-match.js";
 import { changeSourceOf, type WriteRun } from "./write-run.js";
-import { staleTerms } from "../../sessions/withdrawn-statements.js";
+import { staleTerms } from "../../sessions/stale-terms.js";
 import { withdrawalOf } from "../../sessions/withdrawal.js";
 import { forgetEverywhere, profileChangeWithdrawal } from "../../forgetting/forget-everywhere.js";
 import { withdrawalForMemories } from "../../forgetting/memory-withdrawal.js";

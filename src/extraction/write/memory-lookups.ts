@@ -10,7 +10,7 @@ import { MEMORY_COLUMNS, memoryFromRow, type MemoryRow } from "../../store/memor
 import { resolveScope } from "../../store/scope.js";
 import type { Memory } from "../../store/types.js";
 import type { MemoryKind } from "../../state/types.js";
-import type { UserScope } from "../write-targets.js";
+import type { UserScope } from "../../core/scope.js";
 
 const MAX_ROWS = 200;
 

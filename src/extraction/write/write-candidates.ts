@@ -2,7 +2,7 @@ import { ErrorCodes, isMemoryError } from "../../errors.js";
 import { requireThreadOwner } from "../../threads/require-thread-owner.js";
 import type { MemoryCandidate } from "../candidate.js";
 import { applyWritePolicy } from "../write-policy.js";
-import type { UserScope } from "../write-targets.js";
+import type { UserScope } from "../../core/scope.js";
 import { applyAdd } from "./apply-add.js";
 import { applyForget } from "./apply-forget.js";
 import { redactedCategory } from "./redaction.js";

@@ -1,5 +1,5 @@
 import type { Database } from "../../db/database.js";
-import type { UserScope } from "../write-targets.js";
+import type { UserScope } from "../../core/scope.js";
 
 const chains = new WeakMap<Database, Map<string, Promise<void>>>();
 

@@ -1,7 +1,9 @@
 import type { WritePolicyConfig } from "../../config.js";
-import type { MemoryStore } from "../../store/memory-store.js";
+import type { MemoryRepository } from "../../store/memory-store.js";
 import type { ExtractionSource, MemoryCandidate } from "../candidate.js";
-import type { ChangeSource, ControlsTarget, ProfileTarget, RuleTarget, SettingsTarget, UserScope } from "../write-targets.js";
+import type { ChangeSource } from "../../core/change-source.js";
+import type { UserScope } from "../../core/scope.js";
+import type { ControlsTarget, ProfileTarget, RuleTarget, SettingsTarget } from "../write-targets.js";
 import type { ProfileFieldMapping } from "./profile-fields.js";
 
 /** Where writes go besides the memory table. Each is optional: without one, its part is skipped (see docs/extraction.md). */
@@ -18,7 +20,7 @@ export interface WriteTargets {
 
 /** The write path's dependencies: the store and the optional targets. */
 export interface MemoryWriteOptions {
-  store: MemoryStore;
+  store: MemoryRepository;
   targets?: WriteTargets;
   /** Write-policy settings (default: the store's `writePolicy`). */
   policy?: Partial<WritePolicyConfig>;

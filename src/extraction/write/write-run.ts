@@ -1,17 +1,18 @@
 import { WritePolicySchema, type WritePolicyConfig } from "../../config.js";
 import type { Database } from "../../db/database.js";
-import { ErrorCodes, MemoryError, invalidInput } from "../../errors.js";
-import type { MemoryStore } from "../../store/memory-store.js";
+import { invalidInput } from "../../errors.js";
+import type { MemoryRepository } from "../../store/memory-store.js";
 import type { MemoryOrigin } from "../../store/types.js";
 import type { MemoryCandidate } from "../candidate.js";
-import type { ChangeSource, UserScope } from "../write-targets.js";
+import type { ChangeSource } from "../../core/change-source.js";
+import { parseScope, type UserScope } from "../../core/scope.js";
 import { DEFAULT_PROFILE_FIELDS, type ProfileFieldMapping } from "./profile-fields.js";
 import type { WriteReport } from "./write-report.js";
 import type { MemoryWriteOptions, WriteAttribution, WriteTargets } from "./write-options.js";
 
 /** Everything one write pass needs, resolved once. */
 export interface WriteRun {
-  store: MemoryStore;
+  store: MemoryRepository;
   db: Database;
   targets: WriteTargets;
   policy: WritePolicyConfig;
@@ -23,7 +24,7 @@ export interface WriteRun {
 }
 
 export function resolveWriteRun(options: MemoryWriteOptions & WriteAttribution, report: WriteReport, createdAtOf?: WriteRun["createdAtOf"]): WriteRun {
-  if (!options?.store) throw invalidInput("store", "the write path needs a MemoryStore");
+  if (!options?.store) throw invalidInput("store", "the write path needs a MemoryRepository");
   const parsed = WritePolicySchema.safeParse({ ...options.store.writePolicy, ...options.policy });
   if (!parsed.success) throw invalidInput("policy", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
   return {
@@ -42,12 +43,7 @@ export function resolveWriteRun(options: MemoryWriteOptions & WriteAttribution, 
 
 /** A user scope ({ tenantId, userId }, both non-empty): writes are never tenant- or global-wide. */
 export function requireUserScope(scope: unknown): UserScope {
-  const s = scope as Partial<UserScope> | null | undefined;
-  const ok = (v: unknown) => typeof v === "string" && v.trim().length > 0;
-  if (!s || !ok(s.tenantId) || !ok(s.userId)) {
-    throw new MemoryError(ErrorCodes.SCOPE_REQUIRED, "the write path needs a user scope { tenantId, userId } (from config.configurable.tenant_id and user_id)");
-  }
-  return { tenantId: s.tenantId!, userId: s.userId! };
+  return parseScope(scope);
 }
 
 /** What caused a change, for the profile history, rules and the deletion audit. */

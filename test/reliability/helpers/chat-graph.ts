@@ -10,7 +10,7 @@ import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { buildContext } from "../../../src/context/build-context.js";
 import { ExtractionStateSpec, createScheduleExtractionNode } from "../../../src/extraction/node/index.js";
 import type { LangGraphMemory } from "../../../src/memory.js";
-import { createLoadMemoryNode } from "../../../src/retrieval/load-memory-node.js";
+import { createLoadMemoryNode } from "../../../src/graph/load-memory-node.js";
 import { MemoryStateSpec } from "../../../src/state/annotation.js";
 import { createSummarizationNode } from "../../../src/summarization/index.js";
 

@@ -1,11 +1,11 @@
 import { availableParallelism } from "node:os";
-import type { Benchmark } from "../commands/bench.js";
-import { parseCommandArgs } from "../common-options.js";
-import { NOT_MEASURED, modelToMeasure, type NotMeasured } from "../model-to-measure.js";
-import { table, writeJson } from "./stats.js";
-import { runLocomoWritePath, type LocomoWritePathResult } from "../../../evals/locomo/write-path-bench.js";
-import { LOCOMO_SPLITS, type LocomoSplit } from "../../../evals/locomo/dataset.js";
-import type { SplitFigures } from "../../../evals/locomo/write-path-metrics.js";
+import type { Benchmark } from "../../src/cli/bench/benchmark.js";
+import { parseCommandArgs } from "../../src/cli/common-options.js";
+import { NOT_MEASURED, modelToMeasure, type NotMeasured } from "../../src/cli/model-to-measure.js";
+import { table, writeJson } from "../../src/cli/bench/stats.js";
+import { runLocomoWritePath, type LocomoWritePathResult } from "../locomo/write-path-bench.js";
+import { LOCOMO_SPLITS, type LocomoSplit } from "../locomo/dataset.js";
+import type { SplitFigures } from "../locomo/write-path-metrics.js";
 
 const HELP = `usage: langgraph-memory bench locomo-memory [--split train|test|all] [--json FILE] [--data PATH]
        [--model provider:model] [--conversations 0,3,…] [--concurrency N] [--rows]
@@ -45,7 +45,7 @@ export const benchmark: Benchmark = {
       return 0;
     }
     if (values["database-url"] || values.schema) {
-      console.error("bench locomo-memory runs every speaker on its own fresh embedded database: --database-url and --schema do not apply");
+      console.error("locomo-memory runs every speaker on its own fresh embedded database: --database-url and --schema do not apply");
       return 2;
     }
     const split = (values.split ?? "all") as LocomoSplit;

@@ -3,7 +3,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import type { ActiveRule, MemoryUsage, ProfileDocument, RetrievedMemory } from "../state/types.js";
 import type { MemoryState, MemoryUpdate } from "../state/annotation.js";
 import { BudgetsSchema, type Budgets } from "../config.js";
-import type { MemoryStore, PreparedSearch } from "../store/memory-store.js";
+import type { MemoryRepository, PreparedSearch } from "../store/memory-store.js";
 import type { CandidateSqlParams } from "../store/memory-queries.js";
 import type { MemoryScope } from "../store/scope.js";
 import type { MemorySearchOptions, ScoredMemory } from "../store/types.js";
@@ -17,30 +17,12 @@ import { fitProfile } from "../context/format-profile.js";
 import { formatRules } from "../context/format-rules.js";
 import { invalidInput } from "../errors.js";
 import { LocalHashingEmbeddings } from "../embeddings/hashing-embeddings.js";
-import { capMemoriesByTokens, toRetrievedMemory, type RetrieveResult } from "./retrieve-memories.js";
-import { loadContext } from "./load-context-query.js";
-import { scopeFromConfig } from "./scope-from-config.js";
+import { capMemoriesByTokens, toRetrievedMemory, type RetrieveResult } from "../retrieval/retrieve-memories.js";
+import { loadContext } from "../retrieval/load-context-query.js";
+import type { MemoryLoader } from "../retrieval/memory-loader.js";
+import { scopeFromConfig } from "../core/scope.js";
 import { rememberOwner } from "../threads/verified-owners.js";
-import { checkIdText } from "../store/well-formed-text.js";
-
-/** What a loader gets: the run's scope, the latest user message, the state and the config. */
-export interface MemoryLoaderInput {
-  scope: MemoryScope & { tenantId: string; userId: string };
-  query: string;
-  state: Pick<MemoryState, "messages">;
-  config: RunnableConfig;
-  /**
-   * The query's unit vector when the node embedded it (its store's embedder): pass it to searches
-   * of the same store as `queryEmbedding` instead of embedding the query again.
-   */
-  queryEmbedding?: number[];
-}
-
-/**
- * An extra section loaded beside the retrieved memories (profile and rules plug in here): it
- * returns state channels to set and the tokens they add.
- */
-export type MemoryLoader = (input: MemoryLoaderInput) => Promise<{ update: Partial<MemoryUpdate>; usage?: Partial<Omit<MemoryUsage, "total">> }>;
+import { checkIdText } from "../core/well-formed-text.js";
 
 /**
  * What the node returns: the state update with `memories` and `memoryUsage` always set, and
@@ -54,8 +36,8 @@ export type LoadMemoryResult = Partial<MemoryUpdate> & {
 };
 
 export interface LoadMemoryNodeOptions {
-  store: MemoryStore;
-  /** Token budgets (`memories` caps the retrieved block; default DESIGN §3's 1,000). */
+  store: MemoryRepository;
+  /** Token budgets (`memories` caps the retrieved block; default 1,000). */
   budgets?: Partial<Budgets>;
   /**
    * Search options (k, kinds, include tenant/global knowledge, floor, standing memories — default
@@ -64,7 +46,7 @@ export interface LoadMemoryNodeOptions {
   search?: Omit<MemorySearchOptions, "queryEmbedding" | "now">;
   /**
    * Record what was injected (`last_used_at`, `access_count`; default true). Written off the
-   * response path, batched a moment later (`MemoryStore.markUsedLater`).
+   * response path, batched a moment later (`MemoryRepository.markUsedLater`).
    */
   markUsed?: boolean;
   /** Further sections (e.g. past sessions), run in order after the built-in ones; skipped for opted-out users. */
@@ -230,7 +212,7 @@ export function createLoadMemoryNode(options: LoadMemoryNodeOptions) {
       budgets.memories,
       encoding,
     );
-    // Recorded after the turn (batched), not in the response path: see MemoryStore.markUsedLater.
+    // Recorded after the turn (batched), not in the response path: see MemoryRepository.markUsedLater.
     if (markUsed && retrieved.memories.length > 0) {
       store.markUsedLater(scope, retrieved.memories.map((m) => m.id), { include: options.search?.include });
     }
@@ -265,7 +247,7 @@ const SESSION_HEADROOM = 32;
 
 /** The node's search, checked and embedded: k plus the session headroom. */
 async function prepareMemorySearch(
-  store: MemoryStore,
+  store: MemoryRepository,
   scope: MemoryScope,
   query: string,
   k: number,
@@ -290,7 +272,7 @@ function isOwnMemories(p: CandidateSqlParams): boolean {
 }
 
 /** A built-in store on the memory store's database whose read is not overridden. */
-function isPlain<T extends object>(target: unknown, cls: abstract new (...args: never[]) => T, method: keyof T & string, store: MemoryStore): boolean {
+function isPlain<T extends object>(target: unknown, cls: abstract new (...args: never[]) => T, method: keyof T & string, store: MemoryRepository): boolean {
   return (
     target instanceof cls &&
     (target as { db?: unknown }).db === store.db &&

@@ -1,13 +1,13 @@
 import { join } from "node:path";
-import type { CliCommand } from "../main.js";
-import { parseCommandArgs } from "../common-options.js";
+import type { CliCommand } from "../../src/cli/cli-command.js";
+import { parseCommandArgs } from "../../src/cli/common-options.js";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { packageRoot } from "../../db/package-root.js";
-import { NOT_MEASURED, modelToMeasure, type NotMeasured } from "../model-to-measure.js";
-import { writeJson } from "../bench/stats.js";
-import { defaultLocomoPath } from "../../../evals/locomo/dataset.js";
-import { runEvals } from "../../../evals/run-evals.js";
-import { summaryLines, writeEvalReports } from "../../../evals/report/write-reports.js";
+import { packageRoot } from "../../src/db/package-root.js";
+import { NOT_MEASURED, modelToMeasure, type NotMeasured } from "../../src/cli/model-to-measure.js";
+import { writeJson } from "../../src/cli/bench/stats.js";
+import { defaultLocomoPath } from "../locomo/dataset.js";
+import { runEvals } from "../run-evals.js";
+import { summaryLines, writeEvalReports } from "../report/write-reports.js";
 
 const HELP = `usage: langgraph-memory eval [--scenarios DIR] [--json FILE] [--report FILE.html]
        [--model provider:model [--with-offline]] [--locomo [PATH]]

@@ -1,8 +1,8 @@
-import type { Benchmark } from "../commands/bench.js";
-import { parseCommandArgs } from "../common-options.js";
-import { round, table, writeJson } from "./stats.js";
-import { runLocomo } from "../../../evals/locomo/retrieval-bench.js";
-import type { LocomoSplit } from "../../../evals/locomo/dataset.js";
+import type { Benchmark } from "../../src/cli/bench/benchmark.js";
+import { parseCommandArgs } from "../../src/cli/common-options.js";
+import { round, table, writeJson } from "../../src/cli/bench/stats.js";
+import { runLocomo } from "../locomo/retrieval-bench.js";
+import type { LocomoSplit } from "../locomo/dataset.js";
 
 const HELP = `usage: langgraph-memory bench locomo [--data PATH] [--json FILE] [--embeddings SPEC]
        [--lexical-weight W] [--context-turns N] [--split train|test|all] [--database-url URL]

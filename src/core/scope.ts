@@ -1,0 +1,79 @@
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
+import { checkIdText } from "./well-formed-text.js";
+
+/** A user of a tenant: the scope every per-user operation acts for. */
+export interface UserScope {
+  tenantId: string;
+  userId: string;
+}
+
+/** The longest tenant, user or thread id (the database stores ids as text; this bounds the indexes). */
+export const MAX_SCOPE_ID_CHARS = 256;
+
+/**
+ * The one rule for an id of a scope (a tenant, user or thread id), wherever it comes from: a
+ * string, or a finite number taken as its decimal text (`42` and `"42"` are the same user). Absent
+ * (null) when it is undefined, null, empty or only whitespace; INVALID_INPUT naming `field` when it
+ * is of another type, longer than {@link MAX_SCOPE_ID_CHARS}, holds a NUL or half a character.
+ *
+ * @example
+ * readScopeId(42, "config.configurable.user_id"); // "42"
+ * readScopeId("  ", "scope.userId");              // null
+ */
+export function readScopeId(value: unknown, field: string): string | null {
+  if (value === undefined || value === null) return null;
+  let text: string;
+  if (typeof value === "string") text = value;
+  else if (typeof value === "number" && Number.isFinite(value)) text = String(value);
+  else throw invalidInput(field, `must be a non-empty string (or a finite number), got a value of type ${typeof value}`);
+  if (text.trim().length === 0) return null;
+  if (text.length > MAX_SCOPE_ID_CHARS || text.includes("\0")) throw invalidInput(field, `at most ${MAX_SCOPE_ID_CHARS} characters and no NUL bytes`);
+  // "t\uD800" and "t\uDBFF" would both be stored as "t\uFFFD": two tenants as one.
+  return checkIdText(text, field);
+}
+
+/** Where a scope's ids are read from: a typed `{ tenantId, userId }`, or a run's `config.configurable`. */
+export type ScopeShape = "scope" | "configurable";
+
+const KEYS: Record<ScopeShape, { tenantId: string; userId: string; field: (key: string) => string }> = {
+  scope: { tenantId: "tenantId", userId: "userId", field: (k) => `scope.${k}` },
+  configurable: { tenantId: "tenant_id", userId: "user_id", field: (k) => `config.configurable.${k}` },
+};
+
+/**
+ * The user scope of an operation, by the one rule of {@link readScopeId}: `{ tenantId, userId }`
+ * (`shape` "scope", the default) or a run's `config.configurable` with `tenant_id` and `user_id`
+ * (`shape` "configurable"). A missing id is SCOPE_REQUIRED naming it (`details.missing`): memory
+ * is never read or written for an unknown user, and never for a wider scope.
+ *
+ * @example
+ * parseScope({ tenantId: "acme", userId: "alice" });                    // { tenantId: "acme", userId: "alice" }
+ * parseScope({ tenant_id: "acme", user_id: 42 }, "configurable");       // { tenantId: "acme", userId: "42" }
+ * parseScope({ tenantId: "acme" });                                     // throws SCOPE_REQUIRED, missing: ["scope.userId"]
+ */
+export function parseScope(input: unknown, shape: ScopeShape = "scope"): UserScope {
+  const keys = KEYS[shape];
+  const source = (input !== null && typeof input === "object" ? input : {}) as Record<string, unknown>;
+  const tenantId = readScopeId(source[keys.tenantId], keys.field(keys.tenantId));
+  const userId = readScopeId(source[keys.userId], keys.field(keys.userId));
+  if (tenantId === null || userId === null) {
+    const missing = [tenantId === null && keys.field(keys.tenantId), userId === null && keys.field(keys.userId)].filter((m): m is string => m !== false);
+    const how =
+      shape === "configurable"
+        ? `give config.configurable.tenant_id and user_id on every run, e.g. { configurable: { thread_id: "t1", tenant_id: "acme", user_id: "alice" } }`
+        : `give { tenantId, userId } (non-empty strings)`;
+    throw new MemoryError(ErrorCodes.SCOPE_REQUIRED, `this acts for one user of one tenant: ${how}; missing: ${missing.join(", ")}`, { details: { missing } });
+  }
+  return { tenantId, userId };
+}
+
+/**
+ * The user scope of a graph run: {@link parseScope} of `config.configurable`.
+ *
+ * @example
+ * scopeFromConfig({ configurable: { thread_id: "t1", tenant_id: "acme", user_id: "alice" } }); // { tenantId: "acme", userId: "alice" }
+ */
+export function scopeFromConfig(config: RunnableConfig | undefined): UserScope {
+  return parseScope(config?.configurable, "configurable");
+}
