@@ -63,7 +63,8 @@ function checkTarball(files) {
 const work = mkdtempSync(join(tmpdir(), "lgm-package-"));
 try {
   if (!args.includes("--no-build")) {
-    say("npm run build");
+    say("npm run build (into a clean dist/: stale files would be packed too)");
+    rmSync(join(root, "dist"), { recursive: true, force: true });
     run(npm, ["run", "--silent", "build"], root);
   }
   const packed = JSON.parse(run(npm, ["pack", "--json", "--pack-destination", work], root))[0];
