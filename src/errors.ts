@@ -55,6 +55,8 @@ export const ErrorCodes = {
   CHECKPOINT_PARENT_MISSING: "CHECKPOINT_PARENT_MISSING",
   /** A model or embedding provider is configured but cannot be used. */
   MODEL_UNAVAILABLE: "MODEL_UNAVAILABLE",
+  /** A feature needs an optional peer package (`langchain`, `@langchain/openai`) that is not installed. */
+  PEER_MISSING: "PEER_MISSING",
   /** The user has opted out of memory: nothing is read or written for them. */
   OPTED_OUT: "OPTED_OUT",
   /** A confirmation token is missing, wrong or expired. */

@@ -1,5 +1,6 @@
 import type { Embeddings } from "@langchain/core/embeddings";
 import { ErrorCodes, MemoryError } from "../errors.js";
+import { importOptionalPeer } from "../models/optional-peer.js";
 import { LocalHashingEmbeddings } from "./hashing-embeddings.js";
 
 /**
@@ -24,7 +25,7 @@ export async function createEmbeddings(spec: string = "local", env: NodeJS.Proce
     if (!env.OPENAI_API_KEY) {
       throw new MemoryError(ErrorCodes.MODEL_UNAVAILABLE, `embeddings "${spec}" need OPENAI_API_KEY; set it or use EMBEDDINGS=local`);
     }
-    const { OpenAIEmbeddings } = await import("@langchain/openai");
+    const { OpenAIEmbeddings } = await importOptionalPeer("@langchain/openai", () => import("@langchain/openai"), `embeddings "${spec}"`);
     return new OpenAIEmbeddings({ model, apiKey: env.OPENAI_API_KEY });
   }
   throw new MemoryError(

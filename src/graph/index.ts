@@ -1,5 +1,5 @@
 /** Memory in a LangGraph graph: `withMemory`, prompts, agents, graph modules (docs/architecture.md). */
-export { withMemory, hasToolCalls, MEMORY_NODES, MemoryGraphAnnotation, type MemoryGraphState, type MemoryGraphUpdate, type MemoryAgentNode, type MemoryAgentTools, type WithMemoryOptions } from "./with-memory.js";
+export { withMemory, hasToolCalls, MEMORY_NODES, MemoryGraphAnnotation, type MemoryGraphState, type MemoryGraphUpdate, type MemoryAgentNode, type MemoryAgentTools, type WithMemoryOptions, type WithMemoryBuilderOptions } from "./with-memory.js";
 export { createMemoryTurnSteps, type MemoryStepsOptions, type MemoryTurnEvent, type MemoryTurnState, type MemoryTurnSteps } from "./turn-steps.js";
 export { memoryPrompt, memoryContext, type MemoryPromptOptions, type MemoryPromptState } from "./memory-prompt.js";
 export { requireRunScope, RUN_SCOPE_KEYS, type RunScope } from "./run-scope.js";
@@ -13,3 +13,4 @@ export { sharedMemory, closeSharedMemory, sharedMemoryWorker, graphMemorySetting
 export { createExtractionGraph, ExtractionGraphAnnotation } from "./extraction-graph.js";
 export { reactAgentMemory, memoryMiddleware, MemoryMiddlewareState, type PrebuiltMemoryOptions } from "./prebuilt.js";
 export { MemoryGraphInputSchema, MemoryGraphOutputSchema, MemoryRunConfigSchema, MemoryScopeConfigSchema, ExtractionGraphInputSchema, ExtractionGraphOutputSchema } from "./graph-schemas.js";
+export { MemoryStateSchema, MemoryStateFields, ExtractionStateFields, type MemoryStateSchemaState } from "../state/memory-state-schema.js";

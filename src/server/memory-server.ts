@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import { DEFAULT_BODY_LIMIT, memoryApi, type MemoryApiOptions } from "./memory-api.js";
 import { ViewerSessions } from "./viewer-sessions.js";
 
@@ -39,6 +39,8 @@ export const DEFAULT_HOST = "127.0.0.1";
 export async function createMemoryServer(options: MemoryServerOptions): Promise<MemoryServer> {
   const { logger, trustProxy, ...api } = options;
   const sessions = api.sessions ?? new ViewerSessions();
+  // Loaded here, not at the top: importing the library does not load the HTTP server's dependencies.
+  const { default: fastify } = await import("fastify");
   const app = fastify({
     logger: logger === true ? { level: "info", serializers: { req: (req) => ({ method: req.method, url: req.url.split("?")[0] }) } } : (logger ?? false),
     bodyLimit: api.bodyLimit ?? DEFAULT_BODY_LIMIT,

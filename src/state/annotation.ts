@@ -1,4 +1,6 @@
 import { Annotation, MessagesAnnotation } from "@langchain/langgraph";
+// Named here so the emitted .d.ts says @langchain/core (a required peer), not a re-export of an optional one.
+import type {} from "@langchain/core/messages";
 import type { ActiveRule, MemoryUsage, ProfileDocument, RetrievedMemory, SessionSummary } from "./types.js";
 
 /** Last write wins; `undefined` (a node that did not touch the channel) keeps the old value. */

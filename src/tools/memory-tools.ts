@@ -1,5 +1,7 @@
 import { createManageMemoryTool, type ManageMemoryToolOptions } from "./manage-memory-tool.js";
 import { createSearchMemoryTool, type SearchMemoryToolOptions } from "./search-memory-tool.js";
+// Named here so the emitted .d.ts says @langchain/core (a required peer), not a re-export of an optional one.
+import type {} from "@langchain/core/tools";
 
 export type MemoryToolsOptions = ManageMemoryToolOptions & Pick<SearchMemoryToolOptions, "include">;
 
