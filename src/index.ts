@@ -13,7 +13,7 @@ export { createMemory, type CreateMemoryOptions, type LangGraphMemory } from "./
 export type { ConfigInput } from "./config.js";
 
 // ── A graph with memory ──────────────────────────────────────────────────────────────────────
-export { withMemory, MemoryGraphAnnotation, type MemoryGraphState, type MemoryAgentNode, type WithMemoryOptions } from "./graph/with-memory.js";
+export { withMemory, MemoryGraphAnnotation, type MemoryGraphState, type MemoryAgentNode, type WithMemoryOptions, type WithMemoryBuilderOptions } from "./graph/with-memory.js";
 export { memoryPrompt } from "./graph/memory-prompt.js";
 export { reactAgentMemory, memoryMiddleware } from "./graph/prebuilt.js";
 export { memoryWorker } from "./graph/memory-worker.js";

@@ -46,6 +46,8 @@ export { countTokens, countMessageTokens, type CountTokensOptions } from "../tok
 
 // ── The state's shapes ───────────────────────────────────────────────────────────────────────
 export { MemoryStateSpec, type MemoryUpdate } from "../state/annotation.js";
+export { ExtractionStateSpec } from "../extraction/node/extraction-state.js";
+export { MemoryStateFields, ExtractionStateFields, MemoryStateSchema, type MemoryStateSchemaState } from "../state/memory-state-schema.js";
 export {
   MEMORY_KINDS,
   type MemoryKind,
