@@ -16,6 +16,24 @@ export const BudgetsSchema = z.object({
   outputReserve: z.number().int().nonnegative().default(2000),
 });
 
+/**
+ * Query expansion through WordNet (src/language/lexicon): words related to the query's (synonyms,
+ * hypernyms and hyponyms up to two steps, derivations) also match, each worth a share of an exact
+ * word, so "ideas for my kid's party" reaches "my child loves unicorns".
+ */
+export const VocabularyBridgeSchema = z.object({
+  enabled: z.boolean().default(true),
+  /**
+   * What a synonym is worth relative to an exact query word (other relations a fixed share of it:
+   * RELATION_WEIGHTS in src/language/lexicon/vocabulary-bridge.ts). Tuned on LoCoMo's train split.
+   */
+  weight: z.number().min(0).max(1).default(0.3),
+  /** Expansion terms per query at most (each word's best in turn). */
+  maxTerms: z.number().int().min(0).max(256).default(64),
+  /** Expansion terms one query word brings at most. */
+  termsPerWord: z.number().int().min(1).max(64).default(16),
+});
+
 export const RetrievalSchema = z.object({
   topK: z.number().int().positive().max(100).default(8),
   similarityWeight: z.number().min(0).max(1).default(0.8),
@@ -68,6 +86,7 @@ export const RetrievalSchema = z.object({
   bm25PriorDocs: z.number().min(0).default(100),
   /** Weight of a memory's indexing-only `context` words relative to its text. */
   contextWeight: z.number().min(0).max(1).default(0.3),
+  vocabularyBridge: VocabularyBridgeSchema.default(VocabularyBridgeSchema.parse({})),
 });
 
 export const WritePolicySchema = z.object({

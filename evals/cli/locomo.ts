@@ -4,14 +4,15 @@ import { round, table, writeJson } from "../../src/cli/bench/stats.js";
 import { runLocomo } from "../locomo/retrieval-bench.js";
 import type { LocomoSplit } from "../locomo/dataset.js";
 
-const HELP = `usage: langgraph-memory bench locomo [--data PATH] [--json FILE] [--embeddings SPEC]
-       [--lexical-weight W] [--context-turns N] [--split train|test|all] [--database-url URL]
+const HELP = `usage: npm run bench:locomo -- [--data PATH] [--json FILE] [--embeddings SPEC]
+       [--lexical-weight W] [--bridge-weight W] [--context-turns N] [--split train|test|all] [--database-url URL]
 
 LoCoMo evidence retrieval (Maharana et al., 2024) through the real memory store: every turn of a
 sample is ingested as an episodic memory of one user (with N neighbouring turns on each side as
 indexing-only context, default 2), each question of categories 1–4 is searched in that user's
 scope, and evidence recall@5/@10/@25 is the share of its evidence turns in the top k.
---split: conversations 0–4 (train), 5–9 (test) or all (default).
+--split: conversations 0–4 (train), 5–9 (test) or all (default). --bridge-weight: the weight of
+WordNet query expansion (retrieval.vocabularyBridge.weight; 0 turns it off).
 Default data: ../shared/data/locomo/locomo10.json (read in place, never copied). Default database:
 an in-memory PGlite. EMBEDDINGS / --embeddings picks the embedder (default: offline local).`;
 
@@ -23,6 +24,7 @@ export const benchmark: Benchmark = {
       json: { type: "string" },
       embeddings: { type: "string" },
       "lexical-weight": { type: "string" },
+      "bridge-weight": { type: "string" },
       "context-turns": { type: "string" },
       split: { type: "string" },
     });
@@ -36,6 +38,7 @@ export const benchmark: Benchmark = {
       schema: values.schema,
       embeddings: values.embeddings,
       lexicalWeight: values["lexical-weight"] === undefined ? undefined : Number(values["lexical-weight"]),
+      bridgeWeight: values["bridge-weight"] === undefined ? undefined : Number(values["bridge-weight"]),
       contextTurns: values["context-turns"] === undefined ? 2 : Number(values["context-turns"]),
       split: (values.split ?? "all") as LocomoSplit,
       log: (m) => process.stderr.write(m),
@@ -45,7 +48,7 @@ export const benchmark: Benchmark = {
         ["retriever", "questions", "recall@5", "recall@10", "recall@25", "all@10"],
         [
           ["plain BM25 over turns (reference, all)", 1536, "", 0.569, "", ""],
-          [`${result.embedder}, lexical ${result.lexical_weight}, ±${result.context_turns} turns (${result.split})`, result.questions, result.recall_at_5, result.recall_at_10, result.recall_at_25, result.all_evidence_at_10],
+          [`${result.embedder}, lexical ${result.lexical_weight}, bridge ${result.bridge_weight}, ±${result.context_turns} turns (${result.split})`, result.questions, result.recall_at_5, result.recall_at_10, result.recall_at_25, result.all_evidence_at_10],
         ],
       ),
     );

@@ -23,6 +23,8 @@ export interface LocomoResult {
   by_category: Record<string, { questions: number; recall_at_10: number }>;
   embedder: string;
   lexical_weight: number;
+  /** Weight of WordNet query expansion (0: off). */
+  bridge_weight: number;
   context_turns: number;
   engine: string;
   memories: number;
@@ -39,6 +41,8 @@ export interface LocomoOptions {
   schema?: string;
   embeddings?: string;
   lexicalWeight?: number;
+  /** Query expansion through WordNet (`retrieval.vocabularyBridge`): its weight, or 0 for off (default: the config's). */
+  bridgeWeight?: number;
   contextTurns?: number;
   /** Conversations 0–4 (`train`), 5–9 (`test`) or all (default). */
   split?: LocomoSplit;
@@ -64,7 +68,13 @@ export async function runLocomo(options: LocomoOptions = {}): Promise<LocomoResu
   const db = await openDatabase(options.databaseUrl ?? "memory://", { schema });
   const store = new MemoryRepository(db, {
     embeddings,
-    retrieval: options.lexicalWeight === undefined ? {} : { lexicalWeight: options.lexicalWeight },
+    // The data set is stored as an app's own vetted data: its conversations name a speaker's
+    // identity, which the door refuses by default, and every turn must be searchable.
+    allowSensitive: true,
+    retrieval: {
+      ...(options.lexicalWeight === undefined ? {} : { lexicalWeight: options.lexicalWeight }),
+      ...(options.bridgeWeight === undefined ? {} : { vocabularyBridge: { ...config.retrieval.vocabularyBridge, enabled: options.bridgeWeight > 0, weight: options.bridgeWeight } }),
+    },
   });
   const log = options.log ?? (() => undefined);
   let n = 0;
@@ -130,6 +140,7 @@ export async function runLocomo(options: LocomoOptions = {}): Promise<LocomoResu
     by_category: Object.fromEntries([...byCat].sort(([a], [b]) => a - b).map(([c, v]) => [String(c), { questions: v.n, recall_at_10: round(v.r10 / v.n) }])),
     embedder: embedderIdOf(embeddings),
     lexical_weight: store.lexicalWeight,
+    bridge_weight: store.retrieval.vocabularyBridge.enabled ? store.retrieval.vocabularyBridge.weight : 0,
     context_turns: contextTurns,
     engine: db.engine,
     memories,

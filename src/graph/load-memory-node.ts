@@ -184,7 +184,7 @@ export function createLoadMemoryNode(options: LoadMemoryNodeOptions) {
     if (searching && !context.optedOut) {
       if (prepared && candidateSql && cache && held !== null && context.queryLexemes !== null) {
         // Current: rank the cached rows (or, if another fill replaced them meanwhile, search in SQL).
-        const rows = cache.candidates(cacheScope, held, candidateSql, context.queryLexemes);
+        const rows = cache.candidates(cacheScope, held, candidateSql, context.queryLexemes, context.queryBridge);
         found = rows ? store.rankCandidates(rows, prepared) : await store.searchPrepared(prepared);
       } else if (prepared && candidateSql && cache && context.searchSkipped) {
         // The held version is no longer current (the user's memories changed): one more statement

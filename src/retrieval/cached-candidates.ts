@@ -87,8 +87,10 @@ export class CachedUserMemories {
    * The candidate rows the search statement would return for `params` (a user-scope search of the
    * user's own memories), given the query's lexemes as Postgres stems them. The rows are the
    * user's retrievable memories (not superseded, not deactivated); expiry and kinds apply here.
+   * `bridgeLexemes`: the expansion terms' lexemes as `memory_bridge_lexemes` gives them (migration
+   * 0011; null: none): rows holding one are chosen as rows holding a query word, with `bridged`.
    */
-  select(params: CandidateSqlParams, lexemes: readonly string[]): CandidateRow[] {
+  select(params: CandidateSqlParams, lexemes: readonly string[], bridgeLexemes: string | null = null): CandidateRow[] {
     const nowMs = params.now.getTime();
     const kinds = params.kinds ? new Set<string>(params.kinds) : null;
     const inScope = (m: CachedMemory) => (kinds === null || kinds.has(m.row.kind)) && (m.expiresMs === null || m.expiresMs > nowMs);
@@ -117,6 +119,17 @@ export class CachedUserMemories {
         matchedOf.set(m, before === undefined ? entry : `${before} ${entry}`);
       }
     }
+    // Rows holding an expansion term's lexeme, with those entries in the order Postgres prints a
+    // tsvector (byte order: the lexemes are lowercase ASCII), as `bridged` comes from SQL.
+    const bridgedOf = new Map<CachedMemory, string>();
+    for (const lexeme of bridgeSet(bridgeLexemes)) {
+      for (const m of this.postings.get(lexeme) ?? []) {
+        if (!inScope(m)) continue;
+        const entry = m.terms.get(lexeme)!;
+        const before = bridgedOf.get(m);
+        bridgedOf.set(m, before === undefined ? entry : `${before} ${entry}`);
+      }
+    }
     // Standing rows: the newest of the standing kinds, not archived.
     const standing = new Set<CachedMemory>();
     if (params.standingLimit > 0 && params.standingKinds && params.standingKinds.length > 0) {
@@ -133,15 +146,26 @@ export class CachedUserMemories {
     const recencyOf = (m: CachedMemory) => Math.exp(-Math.max((nowMs - (m.lastUsedMs ?? m.createdMs)) / 1000, 0) / decaySeconds);
     // Object.assign, not a spread: a spread literal this wide costs ~9 µs a row in V8 (Node 20), this ~1.
     const row = (m: CachedMemory, vsim: number, recency: number): CandidateRow =>
-      Object.assign({}, m.row, { doc_len: m.docLen, vsim, recency, matched: matchedOf.get(m) ?? null, scope_count: count, scope_avgdl: avgdl });
+      Object.assign({}, m.row, {
+        doc_len: m.docLen,
+        vsim,
+        recency,
+        matched: matchedOf.get(m) ?? null,
+        scope_count: count,
+        scope_avgdl: avgdl,
+        bridged: bridgedOf.get(m) ?? null,
+        bridge_lexemes: bridgeLexemes,
+      });
 
     const out: CandidateRow[] = [];
-    for (const m of matchedOf.keys()) out.push(row(m, dot(m.embedding, query), recencyOf(m)));
+    const hits = new Set<CachedMemory>(matchedOf.keys());
+    for (const m of bridgedOf.keys()) hits.add(m);
+    for (const m of hits) out.push(row(m, dot(m.embedding, query), recencyOf(m)));
     // Rows without a query word compete for vectorOnlyLimit places when any of them can pass its floor.
     const vectorOnly: { m: CachedMemory; vsim: number; recency: number; v: number }[] = [];
     if (params.minVectorSimilarity <= 1 || params.archivedMinVectorSimilarity <= 1) {
       for (const m of this.memories) {
-        if (matchedOf.has(m) || !inScope(m)) continue;
+        if (hits.has(m) || !inScope(m)) continue;
         const min = m.archived ? params.archivedMinVectorSimilarity : params.minVectorSimilarity;
         if (min > 1) continue;
         const vsim = dot(m.embedding, query);
@@ -151,7 +175,7 @@ export class CachedUserMemories {
       }
       vectorOnly.sort((a, b) => b.v - a.v || compareIds(a.m.row.id, b.m.row.id));
     }
-    const chosen = new Set<CachedMemory>(matchedOf.keys());
+    const chosen = new Set<CachedMemory>(hits);
     for (const c of vectorOnly.slice(0, params.vectorOnlyLimit)) {
       chosen.add(c.m);
       out.push(row(c.m, c.vsim, c.recency));
@@ -165,8 +189,14 @@ export class CachedUserMemories {
  * The candidate rows the search statement would return (see {@link CachedUserMemories.select});
  * indexes `rows` first, for a single search.
  */
-export function selectCachedCandidates(rows: readonly CachedMemory[], params: CandidateSqlParams, lexemes: readonly string[]): CandidateRow[] {
-  return new CachedUserMemories(rows).select(params, lexemes);
+export function selectCachedCandidates(rows: readonly CachedMemory[], params: CandidateSqlParams, lexemes: readonly string[], bridgeLexemes: string | null = null): CandidateRow[] {
+  return new CachedUserMemories(rows).select(params, lexemes, bridgeLexemes);
+}
+
+/** The distinct lexemes of a `bridge_lexemes` value, in byte order. */
+function bridgeSet(bridgeLexemes: string | null): string[] {
+  if (!bridgeLexemes) return [];
+  return [...new Set(bridgeLexemes.split(" ").filter((l) => l !== ""))].sort(compareIds);
 }
 
 /** Newest first by last use (or creation), then id ascending. */

@@ -109,9 +109,10 @@ export class CandidateCache {
 
   /**
    * The candidate rows of a search from the entry at `version`, as the search statement would
-   * return them (null: the entry is gone or was replaced meanwhile; search in SQL).
+   * return them (null: the entry is gone or was replaced meanwhile; search in SQL). `bridgeLexemes`:
+   * the expansion terms' lexemes as the statement stems them (`memory_load_head`'s `query_bridge`).
    */
-  candidates(scope: UserScope, version: string, params: CandidateSqlParams, lexemes: readonly string[]): CandidateRow[] | null {
+  candidates(scope: UserScope, version: string, params: CandidateSqlParams, lexemes: readonly string[], bridgeLexemes: string | null = null): CandidateRow[] | null {
     const key = keyOf(scope);
     const entry = this.entries.get(key);
     if (!entry || entry.version !== version) return null;
@@ -119,7 +120,7 @@ export class CandidateCache {
     this.entries.delete(key);
     this.entries.set(key, entry);
     this.counts.hits++;
-    return entry.memories.select(params, lexemes);
+    return entry.memories.select(params, lexemes, bridgeLexemes);
   }
 
   /**

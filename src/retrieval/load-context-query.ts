@@ -11,19 +11,42 @@ import type { Queryable } from "../db/database.js";
 import { ErrorCodes, isMemoryError } from "../errors.js";
 import { threadScopeMismatch } from "../threads/thread-owner.js";
 import type { ActiveRule, ProfileDocument } from "../state/types.js";
-import { hybridCandidateArgs, type CandidateRow, type CandidateSqlParams } from "../store/memory-queries.js";
+import { SEARCH_ARGUMENTS, bridgeTermsArgument, hybridCandidateArgs, type CandidateRow, type CandidateSqlParams } from "../store/memory-queries.js";
 
-export const LOAD_CONTEXT_SQL = `SELECT * FROM memory_load_context($1::text, $2::text, $3::boolean, $4::boolean, $5::text, $6::int, $7::boolean,
-  $8::boolean, $9::boolean, $10::text[], $11::timestamptz, $12::text, $13::real[], $14::float8, $15::float8, $16::int, $17::float8, $18::float8, $19::float8, $20::text[], $21::int)`;
+/** The context arguments of `memory_load_head` / `memory_load_context` (migration 0011), first, by name and type. */
+const HEAD_ARGUMENTS: readonly { name: string; type: string }[] = [
+  { name: "p_tenant", type: "text" },
+  { name: "p_user", type: "text" },
+  { name: "p_profile", type: "boolean" },
+  { name: "p_rules", type: "boolean" },
+  { name: "p_task_type", type: "text" },
+  { name: "p_rule_limit", type: "int" },
+  { name: "p_search", type: "boolean" },
+];
+const CACHED_ARGUMENTS: readonly { name: string; type: string }[] = [
+  { name: "p_query", type: "text" },
+  { name: "p_cached_version", type: "bigint" },
+  { name: "p_bridge_terms", type: "text" },
+];
+const THREAD_ARGUMENT = { name: "p_thread_id", type: "text" };
 
-export const LOAD_HEAD_SQL = `SELECT * FROM memory_load_head($1::text, $2::text, $3::boolean, $4::boolean, $5::text, $6::int, $7::boolean, $8::text, $9::bigint)`;
+/** `SELECT * FROM fn(a => $1::t, …)`: arguments by name, so one added later shifts nothing. */
+function callSql(fn: string, args: readonly { name: string; type: string }[]): string {
+  return `SELECT * FROM ${fn}(${args.map((a, i) => `${a.name} => $${i + 1}::${a.type}`).join(", ")})`;
+}
+
+/** The search arguments `memory_load_context` passes on (all but tenant and user, which it has). */
+const CONTEXT_SEARCH_ARGUMENTS = SEARCH_ARGUMENTS.slice(2);
+
+export const LOAD_CONTEXT_SQL = callSql("memory_load_context", [...HEAD_ARGUMENTS, ...CONTEXT_SEARCH_ARGUMENTS]);
+
+export const LOAD_HEAD_SQL = callSql("memory_load_head", [...HEAD_ARGUMENTS, ...CACHED_ARGUMENTS]);
 
 /** {@link LOAD_CONTEXT_SQL} for a turn of thread $1 (its owner is checked first); the other arguments follow. */
-export const THREAD_LOAD_CONTEXT_SQL = `SELECT * FROM memory_thread_load_context($1::text, $2::text, $3::text, $4::boolean, $5::boolean, $6::text, $7::int, $8::boolean,
-  $9::boolean, $10::boolean, $11::text[], $12::timestamptz, $13::text, $14::real[], $15::float8, $16::float8, $17::int, $18::float8, $19::float8, $20::float8, $21::text[], $22::int)`;
+export const THREAD_LOAD_CONTEXT_SQL = callSql("memory_thread_load_context", [THREAD_ARGUMENT, ...HEAD_ARGUMENTS, ...CONTEXT_SEARCH_ARGUMENTS]);
 
 /** {@link LOAD_HEAD_SQL} for a turn of thread $1. */
-export const THREAD_LOAD_HEAD_SQL = `SELECT * FROM memory_thread_load_head($1::text, $2::text, $3::text, $4::boolean, $5::boolean, $6::text, $7::int, $8::boolean, $9::text, $10::bigint)`;
+export const THREAD_LOAD_HEAD_SQL = callSql("memory_thread_load_head", [THREAD_ARGUMENT, ...HEAD_ARGUMENTS, ...CACHED_ARGUMENTS]);
 
 export interface LoadContextInput {
   tenantId: string;
@@ -59,6 +82,8 @@ export interface LoadedContext {
   memoriesVersion: string | null;
   /** The query's lexemes when `cachedVersion` was current (the search was skipped); null otherwise. */
   queryLexemes: string[] | null;
+  /** With `queryLexemes`, the expansion terms' lexemes (`CandidateRow.bridge_lexemes`; null: no terms). */
+  queryBridge: string | null;
   /** A search was asked for with a `cachedVersion` that is no longer current: no candidates were read; search separately. */
   searchSkipped: boolean;
 }
@@ -69,6 +94,7 @@ type LoadContextRow = CandidateRow & {
   rules: RawRule[] | string | null;
   memories_version: string | number | bigint | null;
   query_lexemes: string[] | null;
+  query_bridge: string | null;
 };
 
 interface RawRule {
@@ -95,7 +121,9 @@ export async function loadContext(tx: Queryable, input: LoadContextInput): Promi
   const held = input.search !== null ? (input.cachedVersion ?? null) : null;
   const thread = input.threadId ?? null;
   const args =
-    held !== null ? [...head, input.search!.query, held] : [...head, ...(input.search ? hybridCandidateArgs(input.search).slice(2) : new Array<unknown>(14).fill(null))];
+    held !== null
+      ? [...head, input.search!.query, held, bridgeTermsArgument(input.search!.bridgeTerms)]
+      : [...head, ...(input.search ? hybridCandidateArgs(input.search).slice(2) : new Array<unknown>(CONTEXT_SEARCH_ARGUMENTS.length).fill(null))];
   let rows: LoadContextRow[];
   try {
     ({ rows } =
@@ -122,6 +150,7 @@ export async function loadContext(tx: Queryable, input: LoadContextInput): Promi
     candidates,
     memoriesVersion: context.memories_version === null || context.memories_version === undefined ? null : String(context.memories_version),
     queryLexemes: context.query_lexemes ?? null,
+    queryBridge: context.query_bridge ?? null,
     searchSkipped: held !== null && context.opted_out !== true && (context.query_lexemes ?? null) === null,
   };
 }

@@ -16,6 +16,8 @@ export interface Candidate {
   docLen: number;
   /** The query lexemes this memory contains, as tsvector text (`'hike':2A,9`), or null. */
   matched: string | null;
+  /** The expansion terms' lexemes this memory contains (same form), or null: weighed by `bridgeWeights`. */
+  bridged?: string | null;
   /** Archived by retention: it must reach `archivedFloor` instead of `floor`. */
   archived?: boolean;
   /** A standing memory (a durable fact or preference asked for whatever its relevance): no floor. */
@@ -87,26 +89,30 @@ export function parseTsvector(text: string): Map<string, { body: number; context
  * BM25 per candidate (IDF from the scope: N = count + priorDocs, df = candidates holding the
  * lexeme), saturated to [0, 1) as bm25/(bm25+K), fused with max(cosine, 0), plus recency; floor on
  * the fused similarity (`archivedFloor` for archived candidates), best `limit` first (ties: higher
- * vector similarity, then id).
+ * vector similarity, then id). An expansion lexeme (`bridged`) adds its BM25 term times its
+ * weight in `bridgeWeights` (below 1; a lexeme missing there adds nothing).
  */
-export function rankHybrid(candidates: readonly Candidate[], stats: ScopeStats, w: HybridWeights): Ranked[] {
+export function rankHybrid(candidates: readonly Candidate[], stats: ScopeStats, w: HybridWeights, bridgeWeights?: ReadonlyMap<string, number>): Ranked[] {
   const parsed = candidates.map((c) => (c.matched ? parseTsvector(c.matched) : undefined));
+  const bridged = candidates.map((c) => (c.bridged && bridgeWeights ? parseTsvector(c.bridged) : undefined));
   const df = new Map<string, number>();
   for (const terms of parsed) if (terms) for (const lexeme of terms.keys()) df.set(lexeme, (df.get(lexeme) ?? 0) + 1);
+  for (const terms of bridged) if (terms) for (const lexeme of terms.keys()) df.set(lexeme, (df.get(lexeme) ?? 0) + 1);
   const n = stats.count + w.bm25PriorDocs;
   const avgdl = Math.max(stats.avgDocLen, 1);
   const ranked: Ranked[] = [];
   candidates.forEach((c, i) => {
+    const termScore = (lexeme: string, f: { body: number; context: number }) => {
+      const tf = f.body + w.contextWeight * f.context;
+      const d = df.get(lexeme)!;
+      const idf = Math.log(1 + (n - d + 0.5) / (d + 0.5));
+      return (idf * tf * (w.bm25K1 + 1)) / (tf + w.bm25K1 * (1 - w.bm25B + (w.bm25B * c.docLen) / avgdl));
+    };
     let bm25 = 0;
     const terms = parsed[i];
-    if (terms) {
-      for (const [lexeme, f] of terms) {
-        const tf = f.body + w.contextWeight * f.context;
-        const d = df.get(lexeme)!;
-        const idf = Math.log(1 + (n - d + 0.5) / (d + 0.5));
-        bm25 += (idf * tf * (w.bm25K1 + 1)) / (tf + w.bm25K1 * (1 - w.bm25B + (w.bm25B * c.docLen) / avgdl));
-      }
-    }
+    if (terms) for (const [lexeme, f] of terms) bm25 += termScore(lexeme, f);
+    const near = bridged[i];
+    if (near) for (const [lexeme, f] of near) bm25 += (bridgeWeights!.get(lexeme) ?? 0) * termScore(lexeme, f);
     const lexical = bm25 / (bm25 + w.lexicalSaturation);
     const similarity = w.lexicalWeight * lexical + (1 - w.lexicalWeight) * Math.max(c.vsim, 0);
     if (!c.standing && similarity < (c.archived ? (w.archivedFloor ?? w.floor) : w.floor)) return;

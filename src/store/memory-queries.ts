@@ -60,7 +60,18 @@ FROM unnest($4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text
 RETURNING ${MEMORY_COLUMNS}`;
 
 /** A row of `memory_search_candidates`: the memory's columns (with `archived_at`) and what ranking needs. */
-export type CandidateRow = MemoryRow & { doc_len: number; vsim: number; recency: number; matched: string | null; scope_count: number; scope_avgdl: number };
+export type CandidateRow = MemoryRow & {
+  doc_len: number;
+  vsim: number;
+  recency: number;
+  matched: string | null;
+  scope_count: number;
+  scope_avgdl: number;
+  /** The expansion terms' lexemes this memory holds, as tsvector text, or null (migration 0011). */
+  bridged: string | null;
+  /** The lexeme of each expansion term, space-separated in their order ('' for none), or null without terms. */
+  bridge_lexemes: string | null;
+};
 
 export interface CandidateSqlParams {
   scope: ResolvedScope;
@@ -82,6 +93,11 @@ export interface CandidateSqlParams {
   /** Standing memories: the newest `standingLimit` rows of these kinds come back whatever their relevance (null / 0: none). */
   standingKinds: readonly string[] | null;
   standingLimit: number;
+  /**
+   * Expansion terms of the query (`VocabularyBridge`: single lowercase words), matched like query
+   * words and weighed below them in ranking; null or []: none.
+   */
+  bridgeTerms: readonly string[] | null;
 }
 
 /**
@@ -100,15 +116,37 @@ export function hybridCandidatesSql(p: CandidateSqlParams): { sql: string; param
   // one-time filter and the function is not even called.
   const gate = user ? ` WHERE ${notOptedOutSql({ tenantId: p.scope.tenantId!, userId: p.scope.userId! }, params)}` : "";
   return {
-    sql: `SELECT * FROM memory_search_candidates($1::text, $2::text, $3::boolean, $4::boolean, $5::text[], $6::timestamptz, $7::text, $8::real[], $9::float8, $10::float8, $11::int, $12::float8, $13::float8, $14::float8, $15::text[], $16::int)${gate}`,
+    sql: `SELECT * FROM memory_search_candidates(${SEARCH_ARGUMENTS.map((a, i) => `${a.name} => $${i + 1}::${a.type}`).join(", ")})${gate}`,
     params,
   };
 }
 
 /**
- * The 16 arguments of `memory_search_candidates`, in order (also passed on by
- * `memory_load_context`, migration 0007).
+ * The search arguments of `memory_search_candidates` (migration 0011), by name and type, in the
+ * order of {@link hybridCandidateArgs}; `memory_load_context` takes them after its own (from
+ * `p_include_tenant` on). Statements name them, so an argument added later shifts nothing.
  */
+export const SEARCH_ARGUMENTS: readonly { name: string; type: string }[] = [
+  { name: "p_tenant", type: "text" },
+  { name: "p_user", type: "text" },
+  { name: "p_include_tenant", type: "boolean" },
+  { name: "p_include_global", type: "boolean" },
+  { name: "p_kinds", type: "text[]" },
+  { name: "p_now", type: "timestamptz" },
+  { name: "p_query", type: "text" },
+  { name: "p_embedding", type: "real[]" },
+  { name: "p_decay_days", type: "float8" },
+  { name: "p_min_vsim", type: "float8" },
+  { name: "p_vector_limit", type: "int" },
+  { name: "p_vector_weight", type: "float8" },
+  { name: "p_recency_weight", type: "float8" },
+  { name: "p_archived_min_vsim", type: "float8" },
+  { name: "p_standing_kinds", type: "text[]" },
+  { name: "p_standing_limit", type: "int" },
+  { name: "p_bridge_terms", type: "text" },
+];
+
+/** The values of {@link SEARCH_ARGUMENTS}, in order. */
 export function hybridCandidateArgs(p: CandidateSqlParams): unknown[] {
   const user = p.scope.level === "user";
   return [
@@ -128,6 +166,7 @@ export function hybridCandidateArgs(p: CandidateSqlParams): unknown[] {
     p.archivedMinVectorSimilarity,
     p.standingKinds,
     p.standingLimit,
+    bridgeTermsArgument(p.bridgeTerms),
   ];
 }
 
@@ -172,4 +211,9 @@ FROM unnest($${n - 2}::uuid[], $${n - 1}::timestamptz[], $${n}::int[]) AS u(id, 
 WHERE ${where} AND ${gate} AND m.id = u.id`,
     params,
   };
+}
+
+/** Expansion terms as the statements take them: one text, space-separated (null: none). */
+export function bridgeTermsArgument(terms: readonly string[] | null): string | null {
+  return terms && terms.length > 0 ? terms.join(" ") : null;
 }

@@ -20,6 +20,8 @@ import { checkWellFormed, storableText } from "../core/well-formed-text.js";
 import { strictJson } from "../core/strict-json.js";
 import { sensitiveCategoryIn, sensitiveContent } from "../sensitive/sensitive-content.js";
 import { CandidateCache, type CandidateCacheOptions } from "../retrieval/candidate-cache.js";
+import { VocabularyBridge, type BridgeTerm } from "../language/lexicon/index.js";
+import { contentWords } from "../embeddings/text-features.js";
 import {
   MEMORY_ORIGINS,
   type ExportedMemory,
@@ -95,6 +97,8 @@ export interface PreparedSearch {
   now: Date;
   /** Standing memories asked for (`MemorySearchOptions.standing`), or null. */
   standing: { kinds: MemoryKind[]; limit: number } | null;
+  /** The query's expansion terms (`retrieval.vocabularyBridge`), best first; [] when off. */
+  bridge: readonly BridgeTerm[];
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -131,6 +135,8 @@ export class MemoryRepository {
   readonly candidateCache: CandidateCache | null;
   /** See {@link MemoryRepositoryOptions.allowSensitive}. */
   readonly allowSensitive: boolean;
+  /** Query expansion (`retrieval.vocabularyBridge`), or null when off. */
+  private readonly bridge: VocabularyBridge | null;
 
   constructor(
     readonly db: Database,
@@ -142,6 +148,8 @@ export class MemoryRepository {
     this.writePolicy = WritePolicySchema.parse(options.writePolicy ?? {});
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.allowSensitive = options.allowSensitive === true;
+    const vb = this.retrieval.vocabularyBridge;
+    this.bridge = vb.enabled && vb.weight > 0 && vb.maxTerms > 0 ? new VocabularyBridge(undefined, { weight: vb.weight, maxTerms: vb.maxTerms, termsPerWord: vb.termsPerWord }) : null;
     const flushMs = options.usageFlushMs ?? USAGE_FLUSH_DELAY_MS;
     if (typeof flushMs !== "number" || !Number.isFinite(flushMs) || flushMs < 0) throw invalidInput("usageFlushMs", "must be a non-negative number of milliseconds");
     this.usage = new PendingUsage(db, flushMs);
@@ -339,7 +347,14 @@ export class MemoryRepository {
     const standing = checkStanding(options.standing);
     // A long message is searched by its beginning (the turn goes on; the message itself is kept).
     const searched = storableText(boundedQuery(query.replace(/\0/g, " "), this.writePolicy.maxTextChars * 4));
-    return { scope: s, query: searched, include, kinds, limit, floor, now: options.now ?? this.clock.now(), standing };
+    return { scope: s, query: searched, include, kinds, limit, floor, now: options.now ?? this.clock.now(), standing, bridge: this.expandQuery(searched) };
+  }
+
+  /** The expansion terms of a query (none when `retrieval.vocabularyBridge` is off). */
+  expandQuery(query: string): BridgeTerm[] {
+    if (!this.bridge) return [];
+    // The first words of a long message are what it is about; each new word costs a few lookups.
+    return this.bridge.expand(contentWords(query).slice(0, MAX_BRIDGED_WORDS));
   }
 
   /**
@@ -374,6 +389,7 @@ export class MemoryRepository {
       archivedMinVectorSimilarity: vectorFloor(this.archivedFloor(prepared)),
       standingKinds: prepared.standing?.kinds ?? null,
       standingLimit: prepared.standing?.limit ?? 0,
+      bridgeTerms: prepared.bridge.length > 0 ? prepared.bridge.map((t) => t.term) : null,
     };
   }
 
@@ -408,10 +424,11 @@ export class MemoryRepository {
       recency: Number(r.recency),
       docLen: Number(r.doc_len),
       matched: r.matched,
+      bridged: r.bridged ?? null,
       archived: r.archived_at !== null && r.archived_at !== undefined,
       standing: standingKinds.has(r.kind) && (r.archived_at === null || r.archived_at === undefined),
     }));
-    const ranked = rankHybrid(candidates, { count: Number(rows[0].scope_count), avgDocLen: Number(rows[0].scope_avgdl) }, weights);
+    const ranked = rankHybrid(candidates, { count: Number(rows[0].scope_count), avgDocLen: Number(rows[0].scope_avgdl) }, weights, bridgeWeightsOf(rows, prepared.bridge));
     const byId = new Map(rows.map((r) => [r.id, r]));
     // Object.assign, not a spread literal: at this width V8 copies a spread far slower (docs/benchmarks.md).
     return ranked.map((r) =>
@@ -869,6 +886,26 @@ async function insertBatch(tx: Queryable, s: ResolvedScope, batch: CheckedMemory
  * WASM stack overflowed, the statement returned no row and the engine answered nothing after.
  */
 export const MAX_QUERY_WORDS = 1_000;
+
+/** Content words of a query that are expanded through the vocabulary bridge, at most (its first). */
+export const MAX_BRIDGED_WORDS = 24;
+
+/**
+ * Each expansion lexeme's weight: the rows' `bridge_lexemes` give the lexeme of each term sent
+ * (in order); a lexeme several terms stem to keeps the best weight. Undefined without terms.
+ */
+function bridgeWeightsOf(rows: readonly CandidateRow[], bridge: readonly BridgeTerm[]): Map<string, number> | undefined {
+  if (bridge.length === 0) return undefined;
+  const aligned = rows.find((r) => r.bridge_lexemes)?.bridge_lexemes;
+  if (!aligned) return undefined;
+  const out = new Map<string, number>();
+  aligned.split(" ").forEach((lexeme, i) => {
+    const term = bridge[i];
+    if (lexeme === "" || term === undefined) return;
+    if ((out.get(lexeme) ?? 0) < term.weight) out.set(lexeme, term.weight);
+  });
+  return out;
+}
 
 /**
  * The first `max` characters and {@link MAX_QUERY_WORDS} words of a query, cut at a space when one

@@ -58,6 +58,11 @@ async function queryLexemes(db: Database, query: string): Promise<string[]> {
   return (await db.query<{ l: string[] }>("SELECT tsvector_to_array(to_tsvector('english', $1)) AS l", [query])).rows[0].l;
 }
 
+/** The expansion terms' lexemes as memory_load_head returns them to a cached search (migration 0011). */
+async function bridgeLexemes(db: Database, query: string, terms: readonly string[] | null): Promise<string | null> {
+  return (await db.query<{ b: string | null }>("SELECT memory_bridge_lexemes($1, $2::text) AS b", [query, terms?.join(" ") ?? null])).rows[0].b;
+}
+
 function byId(rows: readonly CandidateRow[]): Map<string, CandidateRow> {
   return new Map(rows.map((r) => [r.id, r]));
 }
@@ -84,6 +89,7 @@ describe.each(testEngines())("candidate cache on %s", (engine) => {
     { name: "offline weights, no standing", retrieval: {}, search: { limit: 8 } },
     { name: "lexical 0.3, vector-only places", retrieval: { lexicalWeight: 0.3, relevanceFloor: 0.1 }, search: { limit: 5, standing: { kinds: ["fact"], limit: 3 } } },
     { name: "lexical 0.3, archived floor, kinds", retrieval: { lexicalWeight: 0.3, relevanceFloor: 0.05, archivedRelevanceFloor: 0.2 }, search: { limit: 12, kinds: ["preference", "episode"] } },
+    { name: "no vocabulary bridge", retrieval: { vocabularyBridge: { enabled: false, weight: 0.3, maxTerms: 64, termsPerWord: 16 } }, search: { limit: 8 } },
   ];
 
   it.each(SETTINGS)("chooses and ranks what the search statement does ($name)", async ({ retrieval, search }) => {
@@ -96,7 +102,7 @@ describe.each(testEngines())("candidate cache on %s", (engine) => {
       const params = (await store.candidateParams(db, prepared))!;
       const { sql, params: args } = hybridCandidatesSql(params);
       const fromSql = (await db.transaction((tx) => tx.query<CandidateRow>(sql, args), { scope: alice })).rows;
-      const fromCache = selectCachedCandidates(read.memories, params, await queryLexemes(db, query));
+      const fromCache = selectCachedCandidates(read.memories, params, await queryLexemes(db, query), await bridgeLexemes(db, prepared.query, params.bridgeTerms));
 
       // The same candidate rows with the same inputs to ranking …
       const cached = byId(fromCache);
@@ -107,6 +113,7 @@ describe.each(testEngines())("candidate cache on %s", (engine) => {
         expect(c.recency).toBeCloseTo(Number(r.recency), 9);
         expect(c.doc_len).toBe(Number(r.doc_len));
         expect(c.matched === null ? null : [...parseTsvector(c.matched)]).toEqual(r.matched === null ? null : [...parseTsvector(r.matched)]);
+        expect(c.bridged).toBe(r.bridged);
         expect(c.scope_count).toBe(Number(r.scope_count));
         expect(c.scope_avgdl).toBeCloseTo(Number(r.scope_avgdl), 9);
         expect(c.kind).toBe(r.kind);

@@ -371,6 +371,6 @@ const URL = process.env.DATABASE_URL;
       return loadContext(tx, { tenantId: "acme", userId: "alice", profile: true, rules: { taskType: null, limit: 50 }, search });
     }, { scope: bob });
     // Not even the version of alice's memories.
-    expect(seen).toEqual({ optedOut: false, profile: null, rules: [], candidates: [], memoriesVersion: null, queryLexemes: null, searchSkipped: false });
+    expect(seen).toEqual({ optedOut: false, profile: null, rules: [], candidates: [], memoriesVersion: null, queryLexemes: null, queryBridge: null, searchSkipped: false });
   });
 });

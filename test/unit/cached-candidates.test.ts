@@ -27,7 +27,7 @@ function params(overrides: Partial<CandidateSqlParams> = {}): CandidateSqlParams
   return {
     scope: { level: "user", tenantId: "t", userId: "u" }, include: {}, query: "q", embedding: [1, 0], kinds: null, now: NOW, recencyDecayDays: 30,
     minVectorSimilarity: Number.POSITIVE_INFINITY, vectorOnlyLimit: 2, vectorOnlyWeight: 0.8, recencyWeight: 0.2, archivedMinVectorSimilarity: Number.POSITIVE_INFINITY,
-    standingKinds: null, standingLimit: 0, ...overrides,
+    standingKinds: null, standingLimit: 0, bridgeTerms: null, ...overrides,
   };
 }
 
