@@ -22,7 +22,12 @@ export const BudgetsSchema = z.object({
  * word, so "ideas for my kid's party" reaches "my child loves unicorns".
  */
 export const VocabularyBridgeSchema = z.object({
-  enabled: z.boolean().default(true),
+  /**
+   * Off by default: measured on LoCoMo's test split it moved recall@10 by +0.001 and cost the load
+   * node about 0.6 ms p50 (docs/benchmarks.md, "Vocabulary bridge"), above the response path's
+   * +0.5 ms allowance. Turn it on where users ask with words their memories do not share.
+   */
+  enabled: z.boolean().default(false),
   /**
    * What a synonym is worth relative to an exact query word (other relations a fixed share of it:
    * RELATION_WEIGHTS in src/language/lexicon/vocabulary-bridge.ts). Tuned on LoCoMo's train split.

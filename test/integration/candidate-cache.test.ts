@@ -89,7 +89,7 @@ describe.each(testEngines())("candidate cache on %s", (engine) => {
     { name: "offline weights, no standing", retrieval: {}, search: { limit: 8 } },
     { name: "lexical 0.3, vector-only places", retrieval: { lexicalWeight: 0.3, relevanceFloor: 0.1 }, search: { limit: 5, standing: { kinds: ["fact"], limit: 3 } } },
     { name: "lexical 0.3, archived floor, kinds", retrieval: { lexicalWeight: 0.3, relevanceFloor: 0.05, archivedRelevanceFloor: 0.2 }, search: { limit: 12, kinds: ["preference", "episode"] } },
-    { name: "no vocabulary bridge", retrieval: { vocabularyBridge: { enabled: false, weight: 0.3, maxTerms: 64, termsPerWord: 16 } }, search: { limit: 8 } },
+    { name: "vocabulary bridge on", retrieval: { vocabularyBridge: { enabled: true, weight: 0.3, maxTerms: 64, termsPerWord: 16 } }, search: { limit: 8 } },
   ];
 
   it.each(SETTINGS)("chooses and ranks what the search statement does ($name)", async ({ retrieval, search }) => {

@@ -17,6 +17,9 @@ const PAIRS = [
 ];
 const OTHERS = ["Prefers tea over coffee in the morning.", "Flies to Oslo for a conference in March.", "Keeps the thermostat at nineteen degrees."];
 
+
+/** The bridge is off by default (its cost on the response path); these tests turn it on. */
+const BRIDGE_ON = { enabled: true, weight: 0.3, maxTerms: 64, termsPerWord: 16 };
 describe.each(testEngines())("vocabulary bridge on %s", (engine) => {
   let db: Database;
   const alice = { tenantId: "acme", userId: "alice" };
@@ -34,7 +37,7 @@ describe.each(testEngines())("vocabulary bridge on %s", (engine) => {
   });
 
   it("finds a memory by a question with no word in common, and only through the bridge", async () => {
-    const bridged = new MemoryRepository(db, { candidateCache: false });
+    const bridged = new MemoryRepository(db, { candidateCache: false, retrieval: { vocabularyBridge: BRIDGE_ON } });
     const plain = new MemoryRepository(db, { candidateCache: false, retrieval: { vocabularyBridge: { enabled: false, weight: 0.3, maxTerms: 64, termsPerWord: 16 } } });
     for (const { memory, question } of PAIRS) {
       const found = await bridged.search(alice, question, { minSimilarity: 0, now: NOW });
@@ -50,7 +53,7 @@ describe.each(testEngines())("vocabulary bridge on %s", (engine) => {
   });
 
   it("chooses and ranks the same in SQL and from cached rows", async () => {
-    const store = new MemoryRepository(db, { candidateCache: false });
+    const store = new MemoryRepository(db, { candidateCache: false, retrieval: { vocabularyBridge: BRIDGE_ON } });
     const read = await db.transaction((tx) => readUserMemories(tx, alice.tenantId, alice.userId), { scope: alice });
     let compared = 0;
     for (const question of [...PAIRS.map((p) => p.question), "kids and a hound at the college", "tea", ""]) {
@@ -81,8 +84,8 @@ describe.each(testEngines())("vocabulary bridge on %s", (engine) => {
   });
 
   it("gives the load node the same memories from the cache as from its statement", async () => {
-    const cachedStore = new MemoryRepository(db, { retrieval: { relevanceFloor: 0, standingKinds: [] } });
-    const plainStore = new MemoryRepository(db, { candidateCache: false, retrieval: { relevanceFloor: 0, standingKinds: [] } });
+    const cachedStore = new MemoryRepository(db, { retrieval: { relevanceFloor: 0, standingKinds: [], vocabularyBridge: BRIDGE_ON } });
+    const plainStore = new MemoryRepository(db, { candidateCache: false, retrieval: { relevanceFloor: 0, standingKinds: [], vocabularyBridge: BRIDGE_ON } });
     const cached = createLoadMemoryNode({ store: cachedStore, markUsed: false });
     const plain = createLoadMemoryNode({ store: plainStore, markUsed: false });
     const config = { configurable: { thread_id: "bridge-thread", tenant_id: "acme", user_id: "alice" } };
