@@ -85,6 +85,11 @@ function piecesOf(text: string, from: number, to: number): Array<[number, number
     for (let i = start + PIECE_CHARS; cut < 0 && i > start + PIECE_CHARS / 2; i--) {
       if (PUNCTUATION.test(text[i]) && LETTER.test(text[i - 1])) cut = i;
     }
+    // Inside a run of spaces (aligned tables, indented code) the window may hold no clean cut; a
+    // cut inside the run changes how the encoder splits it, so look a few pieces ahead for its end.
+    for (let i = start + PIECE_CHARS + 1; cut < 0 && i < Math.min(to - 1, start + 4 * PIECE_CHARS); i++) {
+      if (text.charCodeAt(i) === 32 && !isSpace(text.charCodeAt(i + 1))) cut = i;
+    }
     if (cut < 0) cut = alignEnd(text, start + PIECE_CHARS);
     out.push([start, cut]);
     start = cut;
