@@ -1,7 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { ExtractionResult } from "./candidate.js";
 import { extractWithModel, type LlmExtractorOptions } from "./llm/llm-extractor.js";
-import { extractWithRules } from "./rules/rule-extractor.js";
+import { extractOffline } from "./offline/offline-extractor.js";
 import { collectExtractionSources, type ExtractionConversation, type SourceOptions } from "./sources.js";
 import { applyWritePolicy, type WritePolicyOptions, type WritePolicyResult } from "./write-policy.js";
 
@@ -29,7 +29,7 @@ export async function extractMemories(conversation: ExtractionConversation, opti
   const { sources, context, skippedMessages } = collectExtractionSources(conversation, options);
   const base = { sources: sources.length, skippedMessages, invalidItems: 0, unattributedItems: 0 };
   if (!options.model) {
-    return { memories: extractWithRules(sources, context), diagnostics: { extractor: "rules", ...base } };
+    return { memories: extractOffline(sources, context), diagnostics: { extractor: "rules", ...base } };
   }
   if (sources.length === 0) return { memories: [], diagnostics: { extractor: "llm", ...base } };
   const result = await extractWithModel(sources, { ...options, model: options.model });

@@ -13,7 +13,7 @@ interface RawTerm {
 /** The verb record compromise's `verbs().json()` attaches. */
 interface RawVerb {
   text: string;
-  verb?: { infinitive?: string; auxiliary?: string; negative?: boolean; grammar?: { form?: string; tense?: string; copula?: boolean } };
+  verb?: { infinitive?: string; auxiliary?: string; negative?: boolean; grammar?: { form?: string; tense?: string; copula?: boolean; progressive?: boolean } };
 }
 
 /** Conjunctions that make a clause a condition rather than a statement ("if …", "when you …"). */
@@ -98,6 +98,7 @@ function verbOf(view: NlpDocument): ClauseVerb | null {
     text: main.text.trim(),
     lemma: (main.verb.infinitive ?? "").toLowerCase().split(/\s+/)[0],
     tense: tenseOf(g.form ?? "", g.tense ?? "", auxiliary),
+    progressive: g.progressive === true || (g.form ?? "").includes("progressive"),
     copula: g.copula === true || main.verb.infinitive === "be",
   };
   if (modal) verb.modal = modal;

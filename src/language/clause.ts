@@ -29,6 +29,8 @@ export interface ClauseVerb {
   tense: Tense;
   /** A modal before it ("can", "should", "will", "would", "might"), lower case. */
   modal?: string;
+  /** Progressive aspect: an action under way ("I'm heading to the gym", "we were cooking"). */
+  progressive: boolean;
   /** A form of "be" is the main verb ("I'm vegan"). */
   copula: boolean;
 }

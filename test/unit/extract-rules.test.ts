@@ -73,7 +73,7 @@ const POSITIVE: Array<[string, Expected[]]> = [
   ["Turned out the cron job was running twice.", [{ kind: "episode", text: "It turned out that the cron job was running twice." }]],
 ];
 
-/** Utterances that must yield nothing: one-off requests, questions, hypotheticals, third parties, moods, reminders. */
+/** Utterances that must yield nothing: one-off requests, questions, hypotheticals, moods, reminders. */
 const NEGATIVE = [
   "Book a table for tonight.",
   "Can you book a table for two at 8?",
@@ -81,8 +81,6 @@ const NEGATIVE = [
   "If I lived in Paris, would I need a car?",
   "Suppose I worked at Google, what would I earn?",
   "If I had more money, I'd prefer a bigger flat.",
-  "My sister lives in Rome.",
-  "My boss prefers PowerPoint.",
   "I'd like a table for two.",
   "I love it!",
   "I like this answer.",
@@ -106,9 +104,6 @@ const NEGATIVE = [
   "Always check the docs first?",
   "Note that the API is rate limited.",
   "Forget about the tests for now, just ship it.",
-  "I quit Slack, it was too noisy.",
-  "I left the meeting early.",
-  "I moved the file to src/.",
   "Save the file as report.csv.",
   "Don't save the draft yet.",
   "Write it in Python, not JavaScript.",
@@ -135,6 +130,36 @@ describe("rule-based extractor: utterances it keeps", () => {
     const [m] = await fromUtterance("I think I prefer tabs, maybe.");
     expect(m).toMatchObject({ kind: "preference", text: "User prefers tabs.", subject: "code.indentation" });
     expect(m.confidence).toBeLessThan(0.7);
+  });
+});
+
+/**
+ * Statements that are kept as what the user said, but must not fill a profile slot: quitting an
+ * app is not leaving an employer, leaving a meeting is not quitting, moving a file is not moving home.
+ */
+const NOT_A_SLOT: Array<[string, string]> = [
+  ["I quit Slack, it was too noisy.", "employer"],
+  ["I left the meeting early.", "employer"],
+  ["I moved the file to src/.", "location.home"],
+];
+
+describe("offline extractor: third parties and look-alikes", () => {
+  it.each([
+    ["My sister lives in Rome.", "User's sister lives in Rome.", "sister.location"],
+    ["My boss prefers PowerPoint.", "User's boss prefers PowerPoint.", undefined],
+  ])("keeps %s about the third party, with its subject", async (utterance, text, subject) => {
+    const memories = await fromUtterance(utterance);
+    expect(memories).toHaveLength(1);
+    expect(memories[0]).toMatchObject({ text, action: "add", sourceMessageId: "m1" });
+    expect(memories[0].subject).toBe(subject);
+    expect(memories[0].subject).not.toBe("location.home");
+  });
+
+  it.each(NOT_A_SLOT)("%s fills no %s slot and corrects nothing", async (utterance, slot) => {
+    for (const m of await fromUtterance(utterance)) {
+      expect(m.subject).not.toBe(slot);
+      expect(m.correction).toBeUndefined();
+    }
   });
 });
 

@@ -41,9 +41,7 @@ export const FEATURE_NAMES = [
   "tags.first_person_object",
   "length.log_words",
   "length.short",
-  "message.first_clause",
   "message.has_question",
-  "message.log_clauses",
   "first_person_statement",
   "third_party_statement",
 ] as const;
@@ -106,9 +104,7 @@ export function clauseFeatures(c: Clause, ctx: MessageContext): number[] {
     "tags.first_person_object": c.terms.some((t, i) => i > 0 && FIRST_PERSON_OBJECTS.has(t.normal)) ? 1 : 0,
     "length.log_words": Math.log1p(words) / Math.log(40),
     "length.short": words <= 3 ? 1 : 0,
-    "message.first_clause": c.index === 0 ? 1 : 0,
     "message.has_question": ctx.clauses.some((x) => x.type === "question") ? 1 : 0,
-    "message.log_clauses": Math.log1p(ctx.clauses.length) / Math.log(12),
     first_person_statement: statement && (person === "i" || person === "we") ? 1 : 0,
     third_party_statement: statement && person === "third" && (c.subject?.possessor === "i" || c.subject?.possessor === "we") ? 1 : 0,
   };
