@@ -9,6 +9,7 @@
 import { analyseMessage } from "../../language/index.js";
 import type { ExtractionSource, MemoryCandidate } from "../candidate.js";
 import { draftsFromMessage, extractWithRules } from "../rules/rule-extractor.js";
+import { describesProblem } from "../rules/outcomes.js";
 import { ownWords } from "../rules/text.js";
 import { clauseMemories } from "./clause-memories.js";
 
@@ -47,6 +48,8 @@ export function extractOffline(sources: readonly ExtractionSource[], context: re
     if (fromRules.length > 0) continue;
     const ruleWords = fromRules.map((c) => words(c.text));
     for (const m of clauseMemories(analyseMessage(own))) {
+      // A problem report is episode material: kept as a fact it would outlive the episode's expiry.
+      if (describesProblem(m.clause.text)) continue;
       // A clause whose nouns a request or instruction memory already holds says the same thing again.
       const nouns = new Set(m.clause.terms.filter((t) => t.tags.includes("Noun") && !t.tags.includes("Pronoun")).flatMap((t) => [...words(t.normal)]));
       if (ruleWords.some((r) => overlap(nouns, r) >= 0.5 || overlap(words(m.clause.text), r) >= 0.5)) continue;
