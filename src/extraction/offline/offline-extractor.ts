@@ -46,10 +46,12 @@ export function extractOffline(sources: readonly ExtractionSource[], context: re
     // What the request and instruction readers understood in a message stands for the message:
     // a second reading of the same words would store it twice, or outlive a correction.
     if (fromRules.length > 0) continue;
+    // A problem report is episode material: kept as facts it would outlive the episode's expiry.
+    if (describesProblem(own)) continue;
     const ruleWords = fromRules.map((c) => words(c.text));
     for (const m of clauseMemories(analyseMessage(own))) {
-      // A problem report is episode material: kept as a fact it would outlive the episode's expiry.
-      if (describesProblem(m.clause.text)) continue;
+      // A dated value must be replaceable when the date is corrected: without a slot it is not kept.
+      if (m.clause.dates.length > 0 && !m.subject) continue;
       // A clause whose nouns a request or instruction memory already holds says the same thing again.
       const nouns = new Set(m.clause.terms.filter((t) => t.tags.includes("Noun") && !t.tags.includes("Pronoun")).flatMap((t) => [...words(t.normal)]));
       if (ruleWords.some((r) => overlap(nouns, r) >= 0.5 || overlap(words(m.clause.text), r) >= 0.5)) continue;
