@@ -11,6 +11,7 @@ import type { ExtractionSource, MemoryCandidate } from "../candidate.js";
 import { draftsFromMessage, extractWithRules } from "../rules/rule-extractor.js";
 import { describesProblem } from "../rules/outcomes.js";
 import { ownWords } from "../rules/text.js";
+import { sensitiveCategoryIn } from "../../sensitive/sensitive-content.js";
 import { clauseMemories } from "./clause-memories.js";
 
 const words = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
@@ -50,6 +51,8 @@ export function extractOffline(sources: readonly ExtractionSource[], context: re
     if (describesProblem(own)) continue;
     const ruleWords = fromRules.map((c) => words(c.text));
     for (const m of clauseMemories(analyseMessage(own))) {
+      // The store's own door check, applied here too: a clause it would refuse is never proposed.
+      if (sensitiveCategoryIn(m.text) || sensitiveCategoryIn(m.clause.text)) continue;
       // A dated value must be replaceable when the date is corrected: without a slot it is not kept.
       if (m.clause.dates.length > 0 && !m.subject) continue;
       // A clause whose nouns a request or instruction memory already holds says the same thing again.
