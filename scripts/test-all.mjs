@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // `npm test`: every part of the suite runs, whatever the others did, one after the other (the
 // parts each use the machine's cores): the typecheck, the API report check (api/*.api.md), the linter (Biome), jest (unit, integration, e2e, reliability)
-// and the checkpointer conformance suite (vitest). Their output streams through as it comes; at
+// the checkpointer conformance suite (vitest) and the packed tarball in a fresh app (scripts/test-package.mjs). Their output streams through as it comes; at
 // the end one line per part (pass or fail, and how long it took) and a closing count of the tests
 // jest and vitest ran. Exits non-zero when any part failed. Plain Node, no dependency.
 //
-//   node scripts/test-all.mjs [part …]     parts: typecheck, api, lint, jest, conformance (default: all)
+//   node scripts/test-all.mjs [part …]     parts: typecheck, api, lint, jest, conformance, package (default: all)
 import { spawn } from "node:child_process";
 
 const PARTS = [
@@ -14,6 +14,8 @@ const PARTS = [
   { name: "lint", script: "lint" },
   { name: "jest", script: "test:unit" },
   { name: "conformance", script: "test:conformance" },
+  // The packed tarball in a fresh strict-TypeScript app, at the lowest and latest peers (needs the npm registry or its cache).
+  { name: "package", script: "test:package" },
 ];
 
 const wanted = process.argv.slice(2);
