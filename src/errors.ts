@@ -35,6 +35,11 @@ export const ErrorCodes = {
   /** Bad input from the caller: the message names the field and what is allowed. */
   INVALID_INPUT: "INVALID_INPUT",
   /**
+   * A command of the eval harness (`eval`, `bench locomo`, `bench locomo-memory`) was run from the
+   * installed package, which does not ship the evals: run it from a checkout of the repository.
+   */
+  CHECKOUT_REQUIRED: "CHECKOUT_REQUIRED",
+  /**
    * A user's edit or import holds data memory never stores (a password, key, card or account
    * number, national id, or special-category data the app does not allow): nothing was written.
    * The message names the field and the kind of data, never the value (HTTP 422).

@@ -9,7 +9,7 @@ import { defaultLocomoPath } from "../locomo/dataset.js";
 import { runEvals } from "../run-evals.js";
 import { summaryLines, writeEvalReports } from "../report/write-reports.js";
 
-const HELP = `usage: npm run eval -- [--scenarios DIR] [--json FILE] [--report FILE.html]
+const HELP = `usage: langgraph-memory eval [--scenarios DIR] [--json FILE] [--report FILE.html]
        [--model provider:model [--with-offline]] [--locomo [PATH]]
        [--only ID,ID…] [--concurrency N] [--no-retention]
 

@@ -7,7 +7,7 @@ import { runLocomoWritePath, type LocomoWritePathResult } from "../locomo/write-
 import { LOCOMO_SPLITS, type LocomoSplit } from "../locomo/dataset.js";
 import type { SplitFigures } from "../locomo/write-path-metrics.js";
 
-const HELP = `usage: npm run bench:locomo-memory -- [--split train|test|all] [--json FILE] [--data PATH]
+const HELP = `usage: langgraph-memory bench locomo-memory [--split train|test|all] [--json FILE] [--data PATH]
        [--model provider:model] [--conversations 0,3,…] [--concurrency N] [--rows]
 
 The write path on LoCoMo (Maharana et al., 2024), conversations nobody here wrote: each session a

@@ -4,7 +4,7 @@ import { round, table, writeJson } from "../../src/cli/bench/stats.js";
 import { runLocomo } from "../locomo/retrieval-bench.js";
 import type { LocomoSplit } from "../locomo/dataset.js";
 
-const HELP = `usage: npm run bench:locomo -- [--data PATH] [--json FILE] [--embeddings SPEC]
+const HELP = `usage: langgraph-memory bench locomo [--data PATH] [--json FILE] [--embeddings SPEC]
        [--lexical-weight W] [--bridge-weight W] [--context-turns N] [--split train|test|all] [--database-url URL]
 
 LoCoMo evidence retrieval (Maharana et al., 2024) through the real memory store: every turn of a

@@ -27,6 +27,8 @@ import { CheckpointCache, ThreadCache, type ChannelState, type ItemSource } from
 import { Dumper, ValuePlanner, digest, joinRecord, needsHash, rethrowUnserializable } from "./plan-value.js";
 import { expandRanges, isInlineRef, isRef, refSeqs, type RecordRef, type Ref } from "./refs.js";
 import { ThreadLocks } from "./thread-lock.js";
+import { MessageDecoder } from "./message-decoder.js";
+import { readRowOf, type CheckpointReadRow, type ItemReadRow, type ReadWireRow, type WritesReadRow } from "./read-rows.js";
 import { queryPrepared } from "./prepared-query.js";
 import { fingerprintOf, type Fingerprint } from "./item-fingerprint.js";
 import { checkpointsToDelete, type RetentionRow } from "./plan-retention.js";
@@ -42,7 +44,6 @@ import {
   readSql,
   type PutParams,
   type PutWritesParams,
-  type ReadRow,
   type SourceParams,
   type StoreRow,
 } from "./sql.js";
@@ -93,6 +94,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
   private readonly ownsDatabase: boolean;
   private readonly cache: CheckpointCache;
   private readonly locks = new ThreadLocks();
+  private readonly decoder: MessageDecoder | undefined;
   private readonly putsSincePrune = new Map<string, number>();
   private sweeper?: NodeJS.Timeout;
 
@@ -102,6 +104,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     this.options = options;
     this.ownsDatabase = ownsDatabase;
     this.cache = new CheckpointCache(options.cacheMaxItems ?? DEFAULTS.cacheMaxItems);
+    this.decoder = MessageDecoder.for(this.serde);
     validateOptions(options);
     const { idleTtlMs, sweepEveryMs } = options.retention ?? {};
     if (idleTtlMs !== undefined && sweepEveryMs !== undefined) {
@@ -534,21 +537,22 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     const useReadCache = this.options.readCache ?? true;
     const cached = cacheThread !== undefined ? this.cache.get(cacheThread) : undefined;
     const knownParams = useReadCache && cached ? [cacheThread, cached.epoch, cached.knownMultirange()] : [null, null, "{}"];
-    const { rows } = await queryPrepared<ReadRow>(this.db, readSql(where), [...knownParams, limit, owner.tenantId, owner.userId, cacheThread ?? null, ...params]);
-    const cps: ReadRow[] = [];
-    const itemRows = new Map<string, ReadRow[]>();
-    const writes = new Map<string, ReadRow[]>();
-    const sends = new Map<string, ReadRow[]>();
-    for (const row of rows) {
-      switch (row.k) {
-        case 0: cps.push(row); break;
-        case 2: pushTo(itemRows, row.thread_id, row); break;
-        case 3: pushTo(writes, cpKey(row.thread_id, row.ns!, row.a!), row); break;
-        case 4: pushTo(sends, cpKey(row.thread_id, row.ns!, row.a!), row); break;
-        case 5: throw threadScopeMismatch(row.thread_id);
+    const { rows } = await queryPrepared<ReadWireRow>(this.db, readSql(where), [...knownParams, limit, owner.tenantId, owner.userId, cacheThread ?? null, ...params]);
+    const cps: CheckpointReadRow[] = [];
+    const itemRows = new Map<string, ItemReadRow[]>();
+    const writes = new Map<string, WritesReadRow[]>();
+    const sends = new Map<string, WritesReadRow[]>();
+    for (const wire of rows) {
+      const row = readRowOf(wire);
+      switch (row?.kind) {
+        case "checkpoint": cps.push(row); break;
+        case "item": pushTo(itemRows, row.threadId, row); break;
+        case "writes": pushTo(writes, cpKey(row.threadId, row.ns, row.checkpointId), row); break;
+        case "parentSends": pushTo(sends, cpKey(row.threadId, row.ns, row.checkpointId), row); break;
+        case "foreignThread": throw threadScopeMismatch(row.threadId);
       }
     }
-    cps.sort((x, y) => compareCodePoints(y.a!, x.a!) || compareCodePoints(y.thread_id, x.thread_id) || compareCodePoints(y.ns!, x.ns!));
+    cps.sort((x, y) => compareCodePoints(y.id, x.id) || compareCodePoints(y.threadId, x.threadId) || compareCodePoints(y.ns, x.ns));
 
     // Items: decoded once per read, shared by every value and write that refers to them.
     const threadItems = new Map<string, Map<number, unknown>>();
@@ -556,20 +560,20 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     // Fetched items of the cached thread as they were decoded (for remembering pending writes).
     const itemRowInfo = new Map<number, { fp: Fingerprint; hash?: string; tokens: number }>();
     for (const cp of cps) {
-      if (cacheThread === undefined || cp.thread_id !== cacheThread || cp.n === null || threadCaches.has(cp.thread_id)) continue;
-      threadCaches.set(cp.thread_id, this.cache.ensure(cp.thread_id, Number(cp.n), Number(cp.m)));
+      if (cacheThread === undefined || cp.threadId !== cacheThread || cp.epoch === null || threadCaches.has(cp.threadId)) continue;
+      threadCaches.set(cp.threadId, this.cache.ensure(cp.threadId, cp.epoch, Number(cp.nextItemSeq)));
     }
     for (const [threadId, list] of itemRows) {
-      const decoded = await Promise.all(list.map((r) => this.decode(r.c!, r.blob!, () => `item ${r.n} of thread ${threadId}`)));
+      const decoded = await this.decodeItems(list, threadId);
       const map = new Map<number, unknown>();
       const tc = threadCaches.get(threadId);
       list.forEach((r, i) => {
-        const seq = Number(r.n);
+        const seq = r.seq;
         map.set(seq, decoded[i]);
-        const hash = needsHash(decoded[i]) ? digest(r.blob!) : undefined;
+        const hash = needsHash(decoded[i]) ? digest(r.blob) : undefined;
         if (tc) {
-          tc.addItem(seq, decoded[i], Number(r.m), hash);
-          itemRowInfo.set(seq, { fp: fingerprintOf(decoded[i]), hash, tokens: Number(r.m) });
+          tc.addItem(seq, decoded[i], r.tokens, hash);
+          itemRowInfo.set(seq, { fp: fingerprintOf(decoded[i]), hash, tokens: r.tokens });
         }
       });
       threadItems.set(threadId, map);
@@ -577,20 +581,18 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
 
     const tuples: CheckpointTuple[] = [];
     for (const cp of cps) {
-      const threadId = cp.thread_id;
-      const ns = cp.ns!;
-      const id = cp.a!;
+      const { threadId, ns, id } = cp;
       const where = () => `checkpoint ${id} of thread ${threadId} (namespace "${ns}")`;
       const tc = threadCaches.get(threadId);
       const items: ItemLookup = { fetched: threadItems.get(threadId), cached: tc };
       const checkpoint = joinCheckpoint(id, {
-        v: cp.v === null ? null : Number(cp.v),
-        ts: cp.h,
-        channelVersions: parseJson(cp.c ?? "{}", where),
-        versionsSeen: parseJson(cp.f ?? "{}", where),
-        extra: cp.g === null ? null : parseJson<Record<string, unknown>>(cp.g, where),
+        v: cp.v,
+        ts: cp.ts,
+        channelVersions: parseJson(cp.channelVersions, where),
+        versionsSeen: parseJson(cp.versionsSeen, where),
+        extra: cp.extra === null ? null : parseJson<Record<string, unknown>>(cp.extra, where),
       });
-      const vals = parseJson<Record<string, unknown>>(cp.e ?? "{}", where);
+      const vals = parseJson<Record<string, unknown>>(cp.vals, where);
       const seeds: Array<[string, ChannelState]> = [];
       const source = { kind: "cp" as const, ns, id };
       for (const [channel, raw] of Object.entries(vals)) {
@@ -632,14 +634,14 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
           }
         }
       }
-      const metadata = (await this.decode("json", UTF8_ENCODER.encode(cp.d!), where)) as CheckpointMetadata;
+      const metadata = (await this.decode("json", UTF8_ENCODER.encode(cp.metadata), where)) as CheckpointMetadata;
       const tuple: CheckpointTuple = {
         config: { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: id } },
         checkpoint,
         metadata,
         pendingWrites,
       };
-      if (cp.b) tuple.parentConfig = { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: cp.b } };
+      if (cp.parentId) tuple.parentConfig = { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: cp.parentId } };
       if (tc) for (const [key, state] of seeds) tc.channels.set(key, state);
       tuples.push(tuple);
     }
@@ -660,6 +662,19 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     } catch (err) {
       throw corrupt(`${where()}: ${(err as Error).message}`, {}, err);
     }
+  }
+
+  /** Items' values: plain messages decoded synchronously (see `MessageDecoder`), the rest by the serializer. */
+  private async decodeItems(list: ItemReadRow[], threadId: string): Promise<unknown[]> {
+    const out: unknown[] = new Array(list.length);
+    const pending: Array<Promise<void>> = [];
+    list.forEach((r, i) => {
+      const fast = this.decoder?.decode(r.type, r.blob);
+      if (fast !== undefined) out[i] = fast;
+      else pending.push(this.decode(r.type, r.blob, () => `item ${r.seq} of thread ${threadId}`).then((v) => void (out[i] = v)));
+    });
+    await Promise.all(pending);
+    return out;
   }
 
   private async decode(type: string, bytes: Uint8Array, where: () => string): Promise<unknown> {
@@ -758,17 +773,17 @@ interface FlatWrite {
 }
 
 /** The writes of task rows, one entry per write, in LangGraph's write order. */
-function expandWrites(rows: ReadRow[], where: () => string): FlatWrite[] {
+function expandWrites(rows: WritesReadRow[], where: () => string): FlatWrite[] {
   const out: FlatWrite[] = [];
   for (const row of rows) {
-    const what = () => `${where()}: the writes of task ${row.b}`;
-    const list = parseJson<unknown>(row.d!, what);
-    if (!Array.isArray(list)) throw corrupt(`${what()} are malformed`, { task: row.b });
+    const what = () => `${where()}: the writes of task ${row.taskId}`;
+    const list = parseJson<unknown>(row.writes, what);
+    if (!Array.isArray(list)) throw corrupt(`${what()} are malformed`, { task: row.taskId });
     for (const entry of list) {
       if (!Array.isArray(entry) || entry.length !== 3 || !Number.isInteger(entry[0]) || typeof entry[1] !== "string") {
-        throw corrupt(`${what()} are malformed`, { task: row.b });
+        throw corrupt(`${what()} are malformed`, { task: row.taskId });
       }
-      out.push({ task: row.b!, path: row.e ?? "", idx: entry[0] as number, channel: entry[1], ref: asRef(entry[2], what) });
+      out.push({ task: row.taskId, path: row.taskPath, idx: entry[0] as number, channel: entry[1], ref: asRef(entry[2], what) });
     }
   }
   return out

@@ -6,6 +6,7 @@
 import { ownerMatchesSql } from "../threads/thread-owner-queries.js";
 import { refPairsSql } from "./refs.js";
 import { tsSql } from "./checkpoint-row.js";
+import { ROW_KIND } from "./read-rows.js";
 
 /**
  * Rows of the statement's namespace that its reused items come from; each is locked FOR KEY SHARE
@@ -214,21 +215,30 @@ export type PutWritesParams = [
 
 /**
  * Store a task's writes in one statement, when the caller's scope owns the thread (as in
- * {@link PUT_SQL}): their new items (the thread row is touched only when
- * there are any: epoch check, counter as in {@link PUT_SQL}) and the task's row, which holds the
- * references of all its writes. Writing a task's writes again merges them: a regular write keeps
+ * {@link PUT_SQL}): their new items and the task's row, which holds the references of all its
+ * writes. The thread row is written only when the items need a new block of numbers (counter
+ * checked and advanced as in {@link PUT_SQL}); items numbered from a block this process already
+ * holds only check the epoch and lock the row FOR KEY SHARE, so a concurrent deleteThread waits
+ * for this statement (or this one finds the thread gone and stores nothing) without a new row
+ * version of the thread per write. Writing a task's writes again merges them: a regular write keeps
  * the first value stored for its idx, a special write (error, interrupt: negative idx) replaces
  * it, as MemorySaver does.
  */
 export const PUT_WRITES_SQL = `
 WITH sources_ok AS (${SOURCES_OK(15)}
 ), scope_ok AS (${SCOPE_OK(19, 20)}
-), t AS (
+), reserving AS (
   INSERT INTO threads AS th (thread_id, tenant_id, user_id, next_item_seq)
-  SELECT $1, $19, $20, $8::int8 + $6::int8 WHERE $9::int4 > 0 AND (SELECT ok FROM scope_ok) AND (SELECT ok FROM sources_ok)
+  SELECT $1, $19, $20, $8::int8 + $6::int8 WHERE $9::int4 > 0 AND $6::int8 > 0 AND (SELECT ok FROM scope_ok) AND (SELECT ok FROM sources_ok)
   ON CONFLICT (thread_id) DO UPDATE SET next_item_seq = th.next_item_seq + $6::int8, updated_at = now()
-  WHERE th.epoch = $7::int8 AND ($6::int8 = 0 OR th.next_item_seq = $8::int8)
+  WHERE th.epoch = $7::int8 AND th.next_item_seq = $8::int8
   RETURNING th.epoch
+), in_block AS (
+  SELECT th.epoch FROM threads th
+  WHERE th.thread_id = $1 AND th.epoch = $7::int8 AND $9::int4 > 0 AND $6::int8 = 0 AND (SELECT ok FROM scope_ok) AND (SELECT ok FROM sources_ok)
+  FOR KEY SHARE
+), t AS (
+  SELECT epoch FROM reserving UNION ALL SELECT epoch FROM in_block
 ), ok AS (
   SELECT (SELECT ok FROM scope_ok) AND CASE WHEN $9::int4 > 0 THEN EXISTS (SELECT 1 FROM t) ELSE (SELECT ok FROM sources_ok) END AS ok
 ), ins_items AS (
@@ -255,25 +265,6 @@ SELECT (SELECT ok FROM scope_ok) AS scope_ok, (SELECT ok FROM ok) AS ok, (SELECT
        (SELECT epoch FROM t) AS epoch, th.epoch AS cur_epoch, th.next_item_seq AS cur_next
 ${CURRENT_THREAD}`;
 
-/** One row of {@link readSql}'s result; `k` says which kind (see the column comments there). */
-export interface ReadRow {
-  k: number;
-  thread_id: string;
-  ns: string | null;
-  a: string | null;
-  b: string | null;
-  c: string | null;
-  d: string | null;
-  e: string | null;
-  f: string | null;
-  g: string | null;
-  h: string | null;
-  v: number | null;
-  blob: Uint8Array | null;
-  n: number | null;
-  m: number | null;
-}
-
 /**
  * Read checkpoints with everything needed to rebuild them, in one statement and one round trip.
  * `where` filters `checkpoints c` (parameters from $8 on); $1–$3 say which items the caller
@@ -285,11 +276,8 @@ export interface ReadRow {
  * depends only on the shape of `where`, so each shape is prepared once per connection. Each item
  * is fetched once however many of the checkpoints and writes refer to it.
  *
- * Row kinds: 0 checkpoint (a id, b parent, c channel_versions, d metadata, e vals, f
- * versions_seen, g extra (json texts), h ts (ISO text), v, n epoch, m next_item_seq); 2 item (c
- * type, blob, n seq, m tokens); 3 a task's pending writes (ns, a checkpoint, b task, d writes
- * json, e path); 4 the same for a pre-v4 checkpoint's parent, whose pending sends it needs; 5
- * the thread $7 is not the caller's.
+ * The rows are of the kinds in read-rows.ts (`ROW_KIND`), all in one shape of columns
+ * (`ReadWireRow`); `readRowOf` there names each kind's columns and must change with this text.
  */
 export function readSql(where: string): string {
   return `
@@ -301,11 +289,11 @@ WITH cps AS (
   ORDER BY c.checkpoint_id DESC, c.thread_id DESC, c.checkpoint_ns DESC
   LIMIT $4::int8
 ), ws AS (
-  SELECT 3 AS k, w.thread_id, w.checkpoint_ns, w.checkpoint_id, w.task_id, w.task_path, w.writes
+  SELECT ${ROW_KIND.writes} AS k, w.thread_id, w.checkpoint_ns, w.checkpoint_id, w.task_id, w.task_path, w.writes
   FROM cps c
   JOIN checkpoint_writes w ON w.thread_id = c.thread_id AND w.checkpoint_ns = c.checkpoint_ns AND w.checkpoint_id = c.checkpoint_id
   UNION ALL
-  SELECT 4, w.thread_id, w.checkpoint_ns, c.checkpoint_id, w.task_id, w.task_path, w.writes
+  SELECT ${ROW_KIND.parentSends}, w.thread_id, w.checkpoint_ns, c.checkpoint_id, w.task_id, w.task_path, w.writes
   FROM cps c
   JOIN checkpoint_writes w ON w.thread_id = c.thread_id AND w.checkpoint_ns = c.checkpoint_ns
    AND w.checkpoint_id = c.parent_checkpoint_id
@@ -315,7 +303,7 @@ WITH cps AS (
   SELECT c.thread_id, v.value AS r FROM cps c CROSS JOIN LATERAL json_each(c.vals) AS v
   UNION ALL
   SELECT ws.thread_id, e -> 2 FROM ws CROSS JOIN LATERAL json_array_elements(ws.writes) AS e
-  WHERE ws.k = 3 OR e ->> 1 = '__pregel_tasks'
+  WHERE ws.k = ${ROW_KIND.writes} OR e ->> 1 = '__pregel_tasks'
 ), need AS (
   SELECT g.thread_id,
          unnest(g.m - CASE WHEN g.thread_id = $1::text AND th.epoch = $2::int8 THEN $3::int8multirange
@@ -331,18 +319,18 @@ WITH cps AS (
   FROM need n
   JOIN checkpoint_items i ON i.thread_id = n.thread_id AND i.seq >= lower(n.r) AND i.seq < upper(n.r)
 )
-SELECT 0 AS k, c.thread_id, c.checkpoint_ns AS ns, c.checkpoint_id AS a, c.parent_checkpoint_id AS b,
+SELECT ${ROW_KIND.checkpoint} AS k, c.thread_id, c.checkpoint_ns AS ns, c.checkpoint_id AS a, c.parent_checkpoint_id AS b,
        c.channel_versions::text AS c, c.metadata::text AS d, c.vals::text AS e, c.versions_seen::text AS f, c.extra::text AS g,
        ${tsSql("c.ts")} AS h, c.v::int4 AS v, NULL::bytea AS blob, th.epoch AS n, th.next_item_seq AS m
 FROM cps c LEFT JOIN threads th ON th.thread_id = c.thread_id
 UNION ALL
-SELECT 2, its.thread_id, NULL, NULL, NULL, its.type, NULL, NULL, NULL, NULL, NULL, NULL, its.blob, its.seq, its.tokens::int8
+SELECT ${ROW_KIND.item}, its.thread_id, NULL, NULL, NULL, its.type, NULL, NULL, NULL, NULL, NULL, NULL, its.blob, its.seq, its.tokens::int8
 FROM its
 UNION ALL
 SELECT ws.k, ws.thread_id, ws.checkpoint_ns, ws.checkpoint_id, ws.task_id, NULL, ws.writes::text, ws.task_path, NULL, NULL, NULL, NULL, NULL, NULL, NULL
 FROM ws
 UNION ALL
-SELECT 5, $7::text, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+SELECT ${ROW_KIND.foreignThread}, $7::text, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
 FROM (SELECT 1) one LEFT JOIN thread_owners o ON o.thread_id = $7::text
 WHERE $7::text IS NOT NULL AND NOT ${ownerMatchesSql("o", "$5", "$6")}
   AND (o.thread_id IS NOT NULL OR EXISTS (SELECT 1 FROM threads x WHERE x.thread_id = $7::text))`;

@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   rules: async () => (await import("./commands/rules.js")).command,
   gc: async () => (await import("./commands/gc.js")).command,
   status: async () => (await import("./commands/status.js")).command,
+  eval: async () => (await import("./checkout-commands.js")).loadCheckoutCommand("eval", "command", "langgraph-memory eval"),
 };
 
 function usageText(program: string, commands: Record<string, unknown>): string {

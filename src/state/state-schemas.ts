@@ -19,6 +19,14 @@ export const SummaryEntitiesSchema = z.object({
   dates: strings,
   decisions: strings,
   openTasks: strings,
+  references: strings.optional(),
+  commitments: strings.optional(),
+  closedTasks: strings.optional(),
+});
+
+export const FactRecencySchema = z.object({
+  generation: z.number().int().nonnegative(),
+  lastMentioned: z.record(z.string(), z.number().int().nonnegative()),
 });
 
 export const SessionSummarySchema = z.object({
@@ -27,6 +35,7 @@ export const SessionSummarySchema = z.object({
   coversThroughMessageId: z.string().nullable(),
   tokens: finite.nonnegative(),
   updatedAt: z.string().optional(),
+  factRecency: FactRecencySchema.optional(),
   seal: z.string().optional(),
 });
 

@@ -23,12 +23,17 @@ const VERSION = "v1";
 
 function mac(summary: SessionSummary, key: Uint8Array, scope: SealScope): string {
   const e = summary.entities;
-  // Every field the prompt or the next summary reads, in a fixed order.
-  const body = JSON.stringify([
+  // Every field the prompt or the next summary reads, in a fixed order. The fields added later
+  // are sealed when present, so seals made before them still verify.
+  const fields: unknown[] = [
     VERSION, scope.tenantId, scope.userId, scope.threadId,
     summary.text, e.people, e.places, e.numbers, e.dates, e.decisions, e.openTasks,
     summary.coversThroughMessageId, summary.tokens, summary.updatedAt ?? null,
-  ]);
+  ];
+  if (e.references !== undefined || e.commitments !== undefined || e.closedTasks !== undefined || summary.factRecency !== undefined) {
+    fields.push(e.references ?? null, e.commitments ?? null, e.closedTasks ?? null, summary.factRecency ?? null);
+  }
+  const body = JSON.stringify(fields);
   return `${VERSION}.${createHmac("sha256", key).update(body).digest("base64url")}`;
 }
 

@@ -29,7 +29,10 @@ export interface RetrievedMemory {
   metadata?: Record<string, unknown>;
 }
 
-/** Structured key entities kept beside the prose summary so re-summarising never loses them. */
+/**
+ * Structured key entities kept beside the prose summary so re-summarising never loses them. The
+ * lists added later are optional, so summaries written before them still read.
+ */
 export interface SummaryEntities {
   people: string[];
   places: string[];
@@ -37,6 +40,22 @@ export interface SummaryEntities {
   dates: string[];
   decisions: string[];
   openTasks: string[];
+  /** Ids and references: booking codes, order and ticket numbers. */
+  references?: string[];
+  /** Promises someone made ("I'll send the scan by Friday"). */
+  commitments?: string[];
+  /** Open tasks the conversation completed or cancelled, kept marked closed. */
+  closedTasks?: string[];
+}
+
+/**
+ * When each key fact was last mentioned: `lastMentioned["people:priya raman"]` is the summary
+ * generation (1 for the first summary, 2 for the next, …) whose messages last mentioned it. The
+ * entity field evicts the least recently mentioned first when over its budget.
+ */
+export interface FactRecency {
+  generation: number;
+  lastMentioned: Record<string, number>;
 }
 
 /** The rolling summary of a thread's older turns. */
@@ -48,6 +67,8 @@ export interface SessionSummary {
   tokens: number;
   /** ISO time of the last update. */
   updatedAt?: string;
+  /** When each key fact was last mentioned (absent on summaries written before it existed). */
+  factRecency?: FactRecency;
   /**
    * Set by the memory steps (`withMemory`, the prebuilt adapters): binds the summary to its tenant,
    * user and thread, so a summary the plugin did not write is dropped (see `summary-seal.ts`).
@@ -77,6 +98,6 @@ export interface MemoryUsage {
   total: number;
 }
 
-export function emptyEntities(): SummaryEntities {
-  return { people: [], places: [], numbers: [], dates: [], decisions: [], openTasks: [] };
+export function emptyEntities(): Required<SummaryEntities> {
+  return { people: [], places: [], numbers: [], references: [], dates: [], decisions: [], commitments: [], openTasks: [], closedTasks: [] };
 }

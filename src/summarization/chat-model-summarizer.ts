@@ -26,9 +26,11 @@ export const SummaryOutputSchema = z.object({
     .object({
       people: z.array(z.string()).describe("Names of people mentioned (the user included)."),
       places: z.array(z.string()).describe("Places: cities, countries, addresses, venues."),
-      numbers: z.array(z.string()).describe("Numbers with what they are: amounts, ids, quantities (e.g. 'order 48213')."),
-      dates: z.array(z.string()).describe("Dates and times exactly as stated."),
+      numbers: z.array(z.string()).describe("Numbers with what they are: amounts, quantities (e.g. 'budget €4,500')."),
+      references: z.array(z.string()).describe("Ids and references with what they are: booking codes, order and ticket numbers (e.g. 'order 48213', 'flight booking K7QX2M')."),
+      dates: z.array(z.string()).describe("Dates and times exactly as stated, with what happens then."),
       decisions: z.array(z.string()).describe("Decisions made, one short sentence each."),
+      commitments: z.array(z.string()).describe("Promises someone made (who will do what, by when), one short sentence each."),
       openTasks: z.array(z.string()).describe("Tasks still open, one short sentence each."),
     })
     .describe("Key facts that appear in the new messages."),
@@ -109,6 +111,8 @@ export function normalizeOutput(raw: unknown): SummarizerOutput {
   const rawEntities = (o.entities && typeof o.entities === "object" ? o.entities : {}) as Record<string, unknown>;
   const entities: SummarizerOutput["entities"] = {};
   for (const key of ENTITY_KEYS) entities[key] = strings(rawEntities[key]);
+  // Closed tasks come back as `closedTasks` beside the entities, never as new entities.
+  entities.closedTasks = [];
   return { text: text.trim(), entities, closedTasks: strings(o.closedTasks) };
 }
 

@@ -1,3 +1,4 @@
+import nlp from "compromise";
 import { detectSensitive } from "../sensitive/detect-sensitive.js";
 import { emptyEntities, type SummaryEntities } from "../state/types.js";
 
@@ -43,10 +44,15 @@ const NUMBER_PATTERNS: RegExp[] = [
   // Money: $4,500 · €12.50 · 300 USD · 2k dollars
   /(?:[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn|million|billion|thousand))?|\b\d[\d,]*(?:\.\d+)?\s?(?:k\s)?(?:USD|EUR|GBP|CHF|JPY|dollars|euros|pounds)\b)/gi,
   /\b\d+(?:\.\d+)?\s?%/g,
-  // Labelled identifiers: order 48213 · ticket #812 · invoice no. A-77 · flight LH 454
-  /\b(?:order|ticket|invoice|account|case|booking|reservation|reference|ref|confirmation|tracking|flight|room|table|seat|gate|version|policy|claim|issue|PR|pull request|phone|extension|ext)\s*(?:number|no\.?|#|id)?\s*(?:is\s+)?:?\s*#?[A-Z]{0,3}[\s-]?\d[\w-]*/gi,
   // Quantities with a unit
   /\b\d+(?:[.,]\d+)?\s?(?:kg|g|lbs?|km|mi|miles|cm|mm|ft|feet|meters?|litres?|liters?|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|years?|people|guests|users|seats|items|tickets|nights|GB|MB|TB|ms|°C|°F|degrees)\b/gi,
+];
+
+const REFERENCE_PATTERNS: RegExp[] = [
+  // Labelled identifiers: order 48213 · ticket #812 · invoice no. A-77 · flight LH 454
+  /\b(?:order|ticket|invoice|account|case|booking|reservation|reference|ref|confirmation|tracking|flight|room|table|seat|gate|version|policy|claim|issue|PR|pull request|phone|extension|ext)\s*(?:number|no\.?|#|id)?\s*(?:is\s+)?:?\s*#?[A-Z]{0,3}[\s-]?\d[\w-]*/gi,
+  // Codes of capitals and digits, with both: K7QX2M · LH454 · TR-48213-B
+  /\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z][A-Z0-9-]*[A-Z])[A-Z0-9]+(?:-[A-Z0-9]+)*\b/g,
 ];
 
 /** Any other number of four or more digits (ids, codes, amounts), with the word before it for context. */
@@ -55,7 +61,9 @@ const BARE_NUMBER = /(?:\b([A-Za-z]{3,})\s+(?:is\s+|of\s+|was\s+|=\s*|:\s*)?)?(\
 const DECISION_CUE =
   /\b(?:decided|decide to|decision|agreed|agree to|let's go with|lets go with|go with|going with|chose|chosen|settled on|opted for|will use|we'll use|switch(?:ed)? to|confirmed|approved|final choice)\b/i;
 const TASK_CUE =
-  /\b(?:remind me|need to|needs to|have to|has to|must|todo|to-do|follow up|follow-up|don't forget|do not forget|next step|action item|pending|waiting for|deadline|due (?:on|by)|please (?:send|book|schedule|check|email|call|remember|prepare|update|create|fix|review|cancel|order)|can you (?:send|book|schedule|check|email|call|prepare|update|create|fix|review|cancel|order)|I'll|I will|we'll|we will)\b/i;
+  /\b(?:remind me|need to|needs to|have to|has to|must|todo|to-do|follow up|follow-up|don't forget|do not forget|don't let me forget|next step|action item|pending|waiting for|deadline|due (?:on|by)|please (?:send|book|schedule|check|email|call|remember|prepare|update|create|fix|review|cancel|order)|can you (?:send|book|schedule|check|email|call|prepare|update|create|fix|review|cancel|order))\b/i;
+/** A promise someone made: the speaker, or someone they speak for, will do something. */
+const COMMITMENT_CUE = /\b(?:I['’]ll|we['’]ll|I will|we will|I shall|I promise|I promised|we promised|I['’]m going to|we['’]re going to|I am going to)\b|\b(?:told|promised) \S+ (?:I|we)(?:['’]d| would| will)\b/i;
 
 const NOT_NAMES = new Set(
   "I It He She They We You This That These Those The A An My Our Your Their His Her Its Someone Everyone Nobody Anyone Here There Yes No Ok Okay Thanks Thank Hi Hello Hey Sure Please Sorry Fine Good Great Well Just Also Not Now Then Today Tomorrow Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July August September October November December Assistant User Tool Happy Glad Back Done Ready Here Going Looking Trying Working Currently".split(
@@ -75,7 +83,7 @@ const NOT_NAMES = new Set(
  * extractEntities("My name is Priya Raman; order 48213 arrives on 2024-05-17.")
  * // people ["Priya Raman"], numbers ["order 48213"], dates ["2024-05-17"]
  */
-export function extractEntities(text: string): SummaryEntities {
+export function extractEntities(text: string, options: { nlp?: boolean } = {}): Required<SummaryEntities> {
   const out = emptyEntities();
   if (!text.trim()) return out;
   const sensitive = detectSensitive(text);
@@ -89,6 +97,18 @@ export function extractEntities(text: string): SummaryEntities {
       if (name) people.add(name);
     }
   }
+  // The language model of `compromise` finds names without a cue ("Ingrid Halvorsen from finance…").
+  // Parsing is the costly part: only sentences with a capitalised word after their first are parsed.
+  const named = options.nlp === false ? [] : sentencesOf(text).filter((sentence) => INNER_CAPITAL.test(sentence) || NAME_AT_START.test(sentence));
+  const doc = named.length === 0 ? null : nlp(named.join("\n"));
+  if (doc) {
+    for (const raw of doc.people().out("array") as string[]) {
+      const name = trimName(cleanNlpName(raw));
+      if (name && !sensitive.some((f) => text.slice(f.start, f.end).includes(name))) people.add(name);
+    }
+  }
+  // "Ingrid" and "Ingrid Halvorsen" are one person: keep the longer.
+  for (const p of [...people]) if ([...people].some((q) => q !== p && q.startsWith(`${p} `))) people.delete(p);
   out.people.push(...people);
 
   const places = new Set<string>();
@@ -96,6 +116,12 @@ export function extractEntities(text: string): SummaryEntities {
     for (const m of text.matchAll(re)) {
       if (inSensitive(m)) continue;
       const place = trimName(m[1]);
+      if (place && !people.has(place)) places.add(place);
+    }
+  }
+  if (doc) {
+    for (const raw of doc.places().out("array") as string[]) {
+      const place = trimName(cleanNlpName(raw));
       if (place && !people.has(place)) places.add(place);
     }
   }
@@ -120,6 +146,17 @@ export function extractEntities(text: string): SummaryEntities {
   }
   out.dates.push(...dates);
 
+  const references = new Set<string>();
+  for (const re of REFERENCE_PATTERNS) {
+    for (const m of text.matchAll(re)) {
+      const start = m.index ?? 0;
+      if (isClaimed(start, start + m[0].length)) continue;
+      claim(start, start + m[0].length);
+      references.add(m[0].replace(/\s+/g, " ").trim());
+    }
+  }
+  out.references.push(...references);
+
   const numbers = new Set<string>();
   for (const re of NUMBER_PATTERNS) {
     for (const m of text.matchAll(re)) {
@@ -141,7 +178,9 @@ export function extractEntities(text: string): SummaryEntities {
   for (const sentence of sentencesOf(text)) {
     if (sensitive.length > 0 && detectSensitive(sentence).length > 0) continue;
     if (DECISION_CUE.test(sentence)) out.decisions.push(clip(sentence));
-    else if (TASK_CUE.test(sentence) && !/\?\s*$/.test(sentence)) out.openTasks.push(clip(sentence));
+    else if (/\?\s*$/.test(sentence)) continue;
+    else if (TASK_CUE.test(sentence)) out.openTasks.push(clip(sentence));
+    else if (COMMITMENT_CUE.test(sentence)) out.commitments.push(clip(sentence));
   }
   return out;
 }
@@ -163,6 +202,20 @@ export function sentencesOf(text: string): string[] {
 }
 
 const ABBREVIATION_END = /(?:^|\s)(?:Mr|Mrs|Ms|Dr|Prof|St|Mt|vs|etc|e\.g|i\.e|No|approx|Inc|Ltd|Jr|Sr)\.$/;
+
+/** A capitalised word that does not start the sentence (and is not "I"). */
+const INNER_CAPITAL = /\s(?!I\b)\p{Lu}[\p{Ll}'’-]/u;
+/** Two capitalised words opening a sentence ("Ingrid Halvorsen from finance …"). */
+const NAME_AT_START = /^\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}/u;
+
+/** A name as `compromise` returns it, without the punctuation and possessive around it. */
+function cleanNlpName(raw: string): string {
+  return raw
+    .replace(/['’]s\b/g, "")
+    .replace(/^[^\p{L}]+|[^\p{L}]+$/gu, "")
+    .replace(/^(?:\p{Ll}[\p{L}'’-]*\s+)+/u, "")
+    .trim();
+}
 
 function trimName(raw: string | undefined): string | null {
   if (!raw) return null;

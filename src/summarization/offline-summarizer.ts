@@ -1,6 +1,7 @@
 import type { ToolMessage } from "@langchain/core/messages";
 import type { SummaryEntities } from "../state/types.js";
 import { messageToolCalls } from "../tokens/count-messages.js";
+import { closedTasksIn } from "./closed-tasks.js";
 import { mergeEntities } from "./entities.js";
 import { extractEntities, sentencesOf } from "./extract-entities.js";
 import type { Summarizer, SummarizerInput, SummarizerOutput } from "./summarizer.js";
@@ -20,12 +21,15 @@ export interface OfflineSummarizerOptions {
 }
 
 export const DEFAULT_NEW_ENTITIES_PER_CHUNK: Readonly<Record<keyof SummaryEntities, number>> = {
-  people: 4,
-  places: 3,
-  numbers: 4,
-  dates: 3,
-  decisions: 3,
-  openTasks: 3,
+  people: 8,
+  places: 6,
+  numbers: 6,
+  references: 8,
+  dates: 6,
+  decisions: 5,
+  commitments: 5,
+  openTasks: 5,
+  closedTasks: 0,
 };
 
 const DECISION_OR_TASK = /\b(?:decided|agreed|go with|going with|chose|settled on|opted for|will use|confirmed|approved|remind me|need to|must|follow up|don't forget|deadline|due|please|I'll|I will|we'll|we will)\b/i;
@@ -80,9 +84,12 @@ export function summarizeOffline(input: Pick<SummarizerInput, "messages" | "prev
   const entities: SummaryEntities = mergeEntities(extractEntities(userText.join("\n")), extractEntities(assistantText.join("\n")), {
     limits: { ...DEFAULT_NEW_ENTITIES_PER_CHUNK, ...options.newEntitiesPerChunk },
   });
+  // Tasks the chunk reports done: the recorded ones, and those it stated itself before closing them.
+  const said = [...userText, ...assistantText].join("\n");
+  const closedTasks = closedTasksIn(said, [...(input.previous?.entities.openTasks ?? []), ...entities.openTasks]);
   const previousText = input.previous?.text.trim() ?? "";
   const text = [previousText, ...lines].filter(Boolean).join("\n");
-  return { text, entities };
+  return { text, entities, closedTasks };
 }
 
 function pickSentences(text: string, count: number, maxWords: number): string {
@@ -100,8 +107,8 @@ function pickSentences(text: string, count: number, maxWords: number): string {
 function score(sentence: string, index: number): number {
   const words = sentence.split(/\s+/).length;
   if (FILLER.test(sentence)) return 0;
-  const e = extractEntities(sentence);
-  const entityCount = e.people.length + e.places.length + e.numbers.length + e.dates.length;
+  const e = extractEntities(sentence, { nlp: false });
+  const entityCount = e.people.length + e.places.length + e.numbers.length + e.references.length + e.dates.length;
   let s = 1 + Math.min(entityCount, 3) * 2;
   if (DECISION_OR_TASK.test(sentence)) s += 2;
   if (index === 0) s += 1;

@@ -23,13 +23,13 @@ export const SUMMARY_UPDATE_PROMPT = [
   "{transcript}",
   "",
   "Return the updated summary as `text` (at most {max_words} words, covering the current summary and the new messages),",
-  "the key facts that appear in the new messages as `entities` (people, places, numbers, dates, decisions, openTasks; short items, copied exactly),",
+  "the key facts that appear in the new messages as `entities` (people, places, numbers, references, dates, decisions, commitments, openTasks; short items, copied exactly; the recorded key facts are kept for you, so list only what the new messages state or repeat),",
   "and in `closedTasks` the open tasks from the key facts that the new messages completed or cancelled, copied exactly.",
 ].join("\n");
 
 /** Added to the update prompt when the model has no tool calling and must answer in JSON text. */
 export const SUMMARY_JSON_INSTRUCTIONS =
-  'Answer with one JSON object and nothing else: {"text": string, "entities": {"people": string[], "places": string[], "numbers": string[], "dates": string[], "decisions": string[], "openTasks": string[]}, "closedTasks": string[]}';
+  'Answer with one JSON object and nothing else: {"text": string, "entities": {"people": string[], "places": string[], "numbers": string[], "references": string[], "dates": string[], "decisions": string[], "commitments": string[], "openTasks": string[]}, "closedTasks": string[]}';
 
 /** Fill `{name}` placeholders (unknown ones stay as they are; braces in values are safe). */
 export function fillPrompt(template: string, values: Record<string, string>): string {

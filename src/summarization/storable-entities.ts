@@ -35,7 +35,7 @@ const GROUP = /^(?:[\p{L}.#]+\s+)?([A-Z0-9]{1,6})$/iu;
  * @example
  * storableEntities({ …, numbers: ["card 4539", "1488", "0343", "6467", "order 48213"] }).numbers // ["order 48213"]
  */
-export function storableEntities(entities: Partial<SummaryEntities> | null | undefined, options: StorableEntitiesOptions = {}): SummaryEntities {
+export function storableEntities(entities: Partial<SummaryEntities> | null | undefined, options: StorableEntitiesOptions = {}): Required<SummaryEntities> {
   return filterEntities(entities, options).entities;
 }
 
@@ -43,7 +43,7 @@ export function storableEntities(entities: Partial<SummaryEntities> | null | und
 export function filterEntities(
   entities: Partial<SummaryEntities> | null | undefined,
   options: StorableEntitiesOptions = {},
-): { entities: SummaryEntities; dropped: Partial<Record<keyof SummaryEntities, string[]>> } {
+): { entities: Required<SummaryEntities>; dropped: Partial<Record<keyof SummaryEntities, string[]>> } {
   const out = emptyEntities();
   const droppedCategories: Partial<Record<keyof SummaryEntities, string[]>> = {};
   for (const key of ENTITY_KEYS) {

@@ -373,6 +373,40 @@ describe.each(testEngines())("PostgresCheckpointer on %s", (engine) => {
     expect(texts((await fresh.getTuple(cfg("shared")))!.checkpoint.channel_values.messages as BaseMessage[])).toEqual(texts(out.messages));
   });
 
+  it("writes numbered from a block a process holds land once, and after another process re-creates the thread they start afresh", async () => {
+    const one = PostgresCheckpointer.fromDatabase(db);
+    const two = PostgresCheckpointer.fromDatabase(db);
+    const first = { ...emptyCheckpoint(), id: uuid6(1), channel_values: { messages: [human("hello")] }, channel_versions: { messages: 1 } };
+    const c1 = await one.put(cfg("recreated"), first, { source: "loop", step: 0, parents: {} }, { messages: 1 });
+    // The first write reserves a block of item numbers; the second is numbered from it.
+    await one.putWrites(c1, [["messages", [new AIMessage({ id: "w1", content: "first write" })]]], "task-1");
+    await one.putWrites(c1, [["messages", [new AIMessage({ id: "w2", content: "second write" })]]], "task-2");
+    const read = await PostgresCheckpointer.fromDatabase(db, { readCache: false }).getTuple(c1);
+    expect(read!.pendingWrites!.map(([task, , value]) => [task, texts(value as BaseMessage[])])).toEqual([["task-1", ["first write"]], ["task-2", ["second write"]]]);
+    expect(await count(db, "checkpoint_items", "recreated")).toBe(3);
+
+    await two.deleteThread("recreated");
+    const again = { ...emptyCheckpoint(), id: uuid6(2), channel_values: { messages: [human("anew")] }, channel_versions: { messages: 1 } };
+    const c2 = await two.put(cfg("recreated"), again, { source: "loop", step: 0, parents: {} }, { messages: 1 });
+    // `one` still holds its block of the deleted thread: the write must not be numbered from it.
+    await one.putWrites(c2, [["messages", [new AIMessage({ id: "w3", content: "after re-creation" })]]], "task-3");
+    const fresh = await PostgresCheckpointer.fromDatabase(db, { readCache: false }).getTuple(c2);
+    expect(texts(fresh!.checkpoint.channel_values.messages as BaseMessage[])).toEqual(["anew"]);
+    expect(fresh!.pendingWrites!.map(([task, , value]) => [task, texts(value as BaseMessage[])])).toEqual([["task-3", ["after re-creation"]]]);
+    expect(await count(db, "checkpoint_items", "recreated")).toBe(2);
+    // The thread goes on in `two`, numbering items from its own block: nothing collides with the write.
+    let config = c2;
+    let previous: Checkpoint = again;
+    for (let step = 3; step < 8; step += 1) {
+      const next = { ...emptyCheckpoint(), id: uuid6(step), channel_values: { messages: [...(previous.channel_values.messages as BaseMessage[]), human(`more ${step}`)] }, channel_versions: { messages: step } };
+      config = await two.put(config, next, { source: "loop", step, parents: {} }, { messages: step });
+      previous = next;
+    }
+    const last = await PostgresCheckpointer.fromDatabase(db, { readCache: false }).getTuple(config);
+    expect(texts(last!.checkpoint.channel_values.messages as BaseMessage[])).toEqual(["anew", "more 3", "more 4", "more 5", "more 6", "more 7"]);
+    expect(texts((await PostgresCheckpointer.fromDatabase(db, { readCache: false }).getTuple(c2))!.pendingWrites![0][2] as BaseMessage[])).toEqual(["after re-creation"]);
+  });
+
   describe("pending writes refer to items", () => {
     /** Two parallel nodes; "flaky" throws while `state.fail` is set, so "good"'s writes stay pending. */
     function parallelGraph(checkpointer: BaseCheckpointSaver, state: { fail: boolean; good: number; flaky: number }) {

@@ -302,7 +302,7 @@ function expectTurn3Entities(summary: SessionSummary | null) {
   expect(summary).not.toBeNull();
   const e = (summary as SessionSummary).entities;
   expect(e.people).toContain("Priya Raman");
-  expect(e.numbers.some((n) => n.includes("48213"))).toBe(true);
+  expect([...e.numbers, ...(e.references ?? [])].some((n) => n.includes("48213"))).toBe(true);
   expect(e.dates).toContain("2024-05-17");
 }
 

@@ -58,12 +58,14 @@ describe("formatProfile / formatRules / formatSummary", () => {
     expect(fitted.dropped).toEqual([0]);
   });
 
-  it("renders a summary with its entities and fits it by dropping old prose first, then the newest entity items", () => {
+  it("renders a summary with its entities and fits it by dropping old prose first, then the least recently mentioned entity items", () => {
     const summary: SessionSummary = {
       text: "User: first line about Oslo.\nUser: second line about Lisbon.\nAssistant: third line.",
       entities: { ...emptyEntities(), people: ["Priya Raman", "Tom"], numbers: ["order 48213"], dates: ["2024-05-17"], openTasks: ["Book the hotel."] },
       coversThroughMessageId: "m9",
       tokens: 0,
+      // Tom was last mentioned in the first summary, Priya and the rest in the third.
+      factRecency: { generation: 3, lastMentioned: { "people:priya raman": 3, "people:tom": 1, "numbers:order 48213": 3, "dates:2024-05-17": 3, "openTasks:book the hotel": 3 } },
     };
     const text = formatSummary(summary);
     expect(text).toContain("- People: Priya Raman; Tom");
@@ -75,8 +77,9 @@ describe("formatProfile / formatRules / formatSummary", () => {
     expect(fitted.entities).toEqual(summary.entities);
     const tiny = fitSummary(summary, summaryTokens({ text: "", entities: summary.entities }) - 2);
     expect(tiny.text).toBe("");
-    expect(tiny.entities.people[0]).toBe("Priya Raman");
+    expect(tiny.entities.people).toEqual(["Priya Raman"]);
     expect(tiny.entities.numbers).toEqual(["order 48213"]);
+    expect(tiny.factRecency?.lastMentioned).not.toHaveProperty("people:tom");
   });
 });
 

@@ -7,7 +7,7 @@ import { summaryTokens } from "../../src/summarization/format-summary.js";
 import { isMemoryError } from "../../src/errors.js";
 import { emptyEntities, type SessionSummary } from "../../src/state/types.js";
 import { chatModelSummarizer, parseJsonReply } from "../../src/summarization/chat-model-summarizer.js";
-import { DEFAULT_ENTITY_LIMITS, mergeEntities } from "../../src/summarization/entities.js";
+import { DEFAULT_ENTITY_LIMITS, mergeEntities, mergeFacts, recencyKey } from "../../src/summarization/entities.js";
 import { extractEntities } from "../../src/summarization/extract-entities.js";
 import { summarizeOffline } from "../../src/summarization/offline-summarizer.js";
 import { planSummarization, shouldSummarize } from "../../src/summarization/plan-summarization.js";
@@ -111,22 +111,28 @@ describe("entities", () => {
     expect(e.people).toEqual(expect.arrayContaining(["Priya Raman", "Tom Becker", "Dr. Lee"]));
     expect(e.places).toContain("Oslo");
     expect(e.numbers).toEqual(expect.arrayContaining(["$4,500"]));
-    expect(e.numbers.some((n) => n.includes("48213"))).toBe(true);
+    expect(e.references.some((n) => n.includes("48213"))).toBe(true);
     expect(e.dates).toEqual(expect.arrayContaining(["2024-05-17", "next Monday", "March 3rd"]));
     expect(e.decisions).toEqual(["We decided to go with the riverside hotel."]);
     expect(e.openTasks).toContain("Please remind me to call Dr. Lee on March 3rd.");
     expect(extractEntities("Thanks! It said hello.").people).toEqual([]);
   });
 
-  it("merges deterministically: previous first, case-insensitive dedupe, caps keep the first-seen, closed tasks removed", () => {
+  it("merges deterministically: previous first, case-insensitive dedupe, a full list drops its least recently mentioned, closed tasks marked closed", () => {
     const previous = { ...emptyEntities(), people: ["Priya Raman"], openTasks: ["Book the hotel.", "Send the invoice."] };
     const merged = mergeEntities(previous, { people: ["priya raman", "Tom"], openTasks: ["Call Dr. Lee."] }, { closedTasks: ["book the hotel"] });
     expect(merged.people).toEqual(["Priya Raman", "Tom"]);
     expect(merged.openTasks).toEqual(["Send the invoice.", "Call Dr. Lee."]);
-    const many = Array.from({ length: 40 }, (_, i) => `person ${i}`);
+    expect(merged.closedTasks).toEqual(["Book the hotel."]);
+    const many = Array.from({ length: DEFAULT_ENTITY_LIMITS.people }, (_, i) => `person ${i}`);
     const capped = mergeEntities({ people: ["First Person"] }, { people: many });
     expect(capped.people).toHaveLength(DEFAULT_ENTITY_LIMITS.people);
-    expect(capped.people[0]).toBe("First Person");
+    expect(capped.people).not.toContain("First Person");
+    // Mentioned again in the new messages, an old item is as recent as the new ones: the other old one goes.
+    const recency = { generation: 1, lastMentioned: { "people:ana": 1, "people:ben": 1 } };
+    const kept = mergeFacts({ people: ["Ana", "Ben"] }, { people: ["Cleo"] }, { recency, limits: { people: 2 }, mentioned: new Set([recencyKey("people", "Ben")]) });
+    expect(kept.entities.people).toEqual(["Ben", "Cleo"]);
+    expect(kept.recency).toEqual({ generation: 2, lastMentioned: { "people:ben": 2, "people:cleo": 2 } });
     expect(mergeEntities(previous, { people: ["Tom"] })).toEqual(mergeEntities(previous, { people: ["Tom"] }));
   });
 });
@@ -289,7 +295,7 @@ describe("chat-model summariser", () => {
   it("parses JSON replies leniently", () => {
     expect(parseJsonReply('Sure! {"text": "t", "entities": {"people": ["A", 3]}}')).toEqual({
       text: "t",
-      entities: { people: ["A"], places: [], numbers: [], dates: [], decisions: [], openTasks: [] },
+      entities: { people: ["A"], places: [], numbers: [], references: [], dates: [], decisions: [], commitments: [], openTasks: [], closedTasks: [] },
       closedTasks: [],
     });
     expect(parseJsonReply("{broken").text).toBe("{broken");

@@ -24,8 +24,11 @@ run, interleaved, each in a fresh schema dropped afterwards:
   a StateGraph with MessagesAnnotation invoked --turns times on one thread (p50/p95 per invoke, and
   MemorySaver as the in-memory reference), then the bytes of each saver's tables;
   getTuple p50 at turn 20 (both) and, for growth, ours on a turn-20 thread and a turn --long-turns
-  thread read alternately (the official saver's storage grows with the square of the thread, so it
-  is measured at turn 20 only); SELECT 1 as the floor.
+  thread read alternately; SELECT 1 as the floor.
+  Cold reads, as a fresh process makes them (ours with readCache off): getTuple at turns 20, 200
+  and --long-turns for both savers interleaved (the official saver's threads are built in two puts:
+  its latest checkpoint holds the whole channel either way, and 4,000 puts would write gigabytes),
+  and list(10).
   Before the micro operations the server runs CHECKPOINT (when permitted), so the write-back of
   the invoke phase does not land in the commits being timed; a one-row INSERT + commit is timed
   alongside the puts as the floor under any durable put.
@@ -102,6 +105,15 @@ async function buildThread(saver: Saver, threadId: string, messages: BaseMessage
     previous = checkpoint;
   }
   return { config, checkpoint: previous! };
+}
+
+/** A thread of `n` messages in two puts (the last checkpoint has a parent and a new messages version). */
+async function buildInTwoPuts(saver: Saver, threadId: string, n: number): Promise<void> {
+  const messages = Array.from({ length: n - 1 }, (_, i) => message(i));
+  const first = chatCheckpoint(saver, messages, 0);
+  const config = await saver.put({ configurable: { thread_id: threadId, checkpoint_ns: "" } }, first, { source: "loop", step: 0, parents: {} }, { messages: first.channel_versions.messages });
+  const second = chatCheckpoint(saver, [...messages, message(n - 1)], 1, first);
+  await saver.put(config, second, { source: "loop", step: 1, parents: {} }, { messages: second.channel_versions.messages });
 }
 
 /** Run `fn` for each contender in alternating order, `n` times; samples per contender. */
@@ -309,6 +321,42 @@ export const benchmark: Benchmark = {
       const [at20Side, atLong, at20Cold, atLongCold] = [growth.short, growth.long, growthCold.short, growthCold.long];
       const longStorage = await tableBytes(admin, oursSchema, contenders[0].tables);
 
+      // Cold reads, as a fresh process reads (ours without its read cache), at turns 20, 200 and
+      // --long-turns, against the official saver at the same turns, all interleaved. Ours reads
+      // threads built put by put (its items spread over the thread's history); the official
+      // saver's latest checkpoint holds the whole messages channel as one blob whatever came
+      // before, so its threads are built with two puts (its storage grows with the square of the
+      // thread: 4,000 puts would write gigabytes) — its read is the same as after 4,000 puts.
+      const coldTurns = [...new Set([20, 200, longTurns])].filter((t) => t <= longTurns).sort((a, b) => a - b);
+      log(`cold getTuple at turns ${coldTurns.join(", ")} (ours without read cache, official)`);
+      const coldThread = (t: number) => (t === 20 ? "short" : t === longTurns ? "long" : `turn${t}`);
+      for (const t of coldTurns) {
+        if (t !== 20 && t !== longTurns) await buildThread(ours, coldThread(t), [], 2 * t);
+        await buildInTwoPuts(baseline as unknown as Saver, `cold${t}`, 2 * t);
+      }
+      const coldContenders = coldTurns.flatMap((t) => [
+        { name: `ours${t}`, read: () => cold.getTuple(latest(coldThread(t))) },
+        { name: `baseline${t}`, read: () => baseline.getTuple(latest(`cold${t}`)) },
+      ]);
+      for (const c of coldContenders) {
+        const tuple = await c.read();
+        const n = (tuple?.checkpoint.channel_values.messages as unknown[] | undefined)?.length;
+        const turn = Number(c.name.replace(/\D+/g, ""));
+        if (n !== 2 * turn) throw new Error(`${c.name}: expected ${2 * turn} messages, read ${n}`);
+      }
+      const coldReads = await interleaved(coldContenders, Math.min(growthSamples, 20), (c) => c.read());
+      const coldP50 = (name: string) => summarize(coldReads[name]).p50_ms;
+      // list(10) from a fresh process on the micro thread (ten checkpoints of 40–240 messages).
+      const list10Cold = await interleaved(
+        [{ name: "ours", saver: cold as Saver }, { name: "baseline", saver: baseline as unknown as Saver }],
+        Math.max(20, Math.floor(iterations / 4)),
+        async (c) => {
+          let n = 0;
+          for await (const _ of c.saver.list({ configurable: { thread_id: "micro", checkpoint_ns: "" } }, { limit: 10 })) n += 1;
+          if (n !== 10) throw new Error(`list returned ${n} checkpoints`);
+        },
+      );
+
       const o = (s: Record<string, number[]>, k: string) => summarize(s[k]);
       const oursFigures: Record<string, number> = {
         ...flat("put", o(put, "ours")),
@@ -325,6 +373,8 @@ export const benchmark: Benchmark = {
         getTuple_p50_turn20_cold_ms: summarize(at20Cold).p50_ms,
         [`getTuple_p50_turn${longTurns}_cold_ms`]: summarize(atLongCold).p50_ms,
         [`storage_bytes_turn${longTurns}_thread_included`]: longStorage,
+        ...Object.fromEntries(coldTurns.map((t) => [`getTuple_cold_p50_turn${t}_ms`, coldP50(`ours${t}`)])),
+        ...flat("list10_cold", summarize(list10Cold.ours)),
       };
       const baselineFigures: Record<string, number> = {
         ...flat("put", o(put, "baseline")),
@@ -336,6 +386,8 @@ export const benchmark: Benchmark = {
         storage_bytes: storage.baseline,
         statements_per_put: statements.baseline,
         getTuple_p50_turn20_ms: summarize(at20.baseline).p50_ms,
+        ...Object.fromEntries(coldTurns.map((t) => [`getTuple_cold_p50_turn${t}_ms`, coldP50(`baseline${t}`)])),
+        ...flat("list10_cold", summarize(list10Cold.baseline)),
       };
       const result = {
         ours: oursFigures,
@@ -352,6 +404,12 @@ export const benchmark: Benchmark = {
           getTuple_growth_cold: ratio(summarize(atLongCold).p50_ms, summarize(at20Cold).p50_ms),
           putWrites_p50: ratio(summarize(putWrites.baseline).p50_ms, summarize(putWrites.ours).p50_ms),
           list10_p50: ratio(summarize(list10.baseline).p50_ms, summarize(list10.ours).p50_ms),
+          // Ours at the last turn ÷ ours at turn 20 (target ≤ 3), and ours ÷ official (target ≤ 0.5).
+          getTuple_cold_growth: ratio(coldP50(`ours${longTurns}`), coldP50("ours20")),
+          [`getTuple_cold_vs_baseline_turn${longTurns}`]: ratio(coldP50(`ours${longTurns}`), coldP50(`baseline${longTurns}`)),
+          ...Object.fromEntries(coldTurns.filter((t) => t !== longTurns).map((t) => [`getTuple_cold_vs_baseline_turn${t}`, ratio(coldP50(`ours${t}`), coldP50(`baseline${t}`))])),
+          baseline_getTuple_cold_growth: ratio(coldP50(`baseline${longTurns}`), coldP50("baseline20")),
+          list10_cold_p50: ratio(summarize(list10Cold.baseline).p50_ms, summarize(list10Cold.ours).p50_ms),
         },
         config: {
           turns, long_turns: longTurns, iterations, synchronous_commit: syncCommit, checkpoint_before_micro: settled,
@@ -377,8 +435,13 @@ export const benchmark: Benchmark = {
           row(`getTuple p50 ms, turn 20 beside turn ${longTurns}`, `${summarize(at20Side).p50_ms} → ${summarize(atLong).p50_ms}`, "n/a", ""),
           row(`  growth turn ${longTurns} / turn 20`, result.ratios.getTuple_growth, "", ""),
           row("  same, no read cache (cold)", `${result.ours.getTuple_p50_turn20_cold_ms} → ${summarize(atLongCold).p50_ms}`, "", result.ratios.getTuple_growth_cold),
+          ...coldTurns.map((t) => row(`cold getTuple p50 ms at turn ${t}`, coldP50(`ours${t}`), coldP50(`baseline${t}`), ratio(coldP50(`baseline${t}`), coldP50(`ours${t}`)))),
+          row(`  cold growth turn ${longTurns} / turn 20`, result.ratios.getTuple_cold_growth, result.ratios.baseline_getTuple_cold_growth, ""),
+          row("cold list(10) p50 / p95 ms", `${result.ours.list10_cold_p50_ms} / ${result.ours.list10_cold_p95_ms}`, `${result.baseline.list10_cold_p50_ms} / ${result.baseline.list10_cold_p95_ms}`, result.ratios.list10_cold_p50),
         ]),
       );
+      const coldVs = result.ratios[`getTuple_cold_vs_baseline_turn${longTurns}` as keyof typeof result.ratios];
+      console.log(`targets: cold getTuple growth ≤ 3 (${result.ratios.getTuple_cold_growth}), cold getTuple at turn ${longTurns} ours/official ≤ 0.5 (${coldVs}), putWrites official/ours ≥ 1.5 (${result.ratios.putWrites_p50})`);
       console.log(`\ntargets: storage ≥ 15 (${result.ratios.storage}), getTuple ≥ 4 (${result.ratios.getTuple_p50}), put ≥ 2 (${result.ratios.put_p50}), invoke ≥ 2 (${result.ratios.invoke_p50}), getTuple growth ≤ 1.5 (${result.ratios.getTuple_growth})`);
       if (values.json) {
         writeJson(values.json, result);

@@ -7,6 +7,7 @@ import { quoteIdent } from "../../db/identifier.js";
 import { JobQueue } from "../../jobs/job-queue.js";
 import type { Benchmark } from "./benchmark.js";
 import { ratio, summarize, table, timeMs, writeJson, type LatencySummary } from "./stats.js";
+import { runJobsScale } from "./jobs-scale.js";
 
 const USAGE = `usage: langgraph-memory bench jobs [--iterations N] [--json FILE]
 
@@ -15,7 +16,17 @@ adapter over the same Database): enqueue on the response path, the merge of a bu
 claim + complete, on PGlite (in memory) and on server Postgres when DATABASE_URL is set. Calls
 are interleaved (ours, pg-boss, ours, …) so load drifts hit both alike.
   --iterations N   timed calls per operation and engine (default 400)
-  --json FILE      write the result as JSON`;
+  --json FILE      write the result as JSON
+
+usage: langgraph-memory bench jobs --workers 1,2,4 [--jobs N] [--work-ms M] [--json FILE]
+
+Workers at scale on server Postgres (DATABASE_URL): for each count, that many worker processes
+(JobWorker, concurrency 1) on one database drain a backlog of --jobs jobs (jobs/s), then take
+jobs enqueued one at a time at half that rate (p50/p95 from enqueue to the handler's start).
+Every handler start is logged in the database: the run fails unless each job ran exactly once.
+  --workers LIST   worker process counts, e.g. 1,2,4
+  --jobs N         backlog size per count (default 600; the steady phase enqueues N/2)
+  --work-ms M      each job's handler waits M ms, as one waiting on a model call (default 20)`;
 
 interface PgBossLike {
   start(): Promise<unknown>;
@@ -179,10 +190,44 @@ async function runEngine(url: string, label: string, iterations: number): Promis
 export const benchmark: Benchmark = {
   summary: "job queue enqueue/claim latency, ours vs pg-boss 10 through db.executeSql, on PGlite and server Postgres",
   async run(argv) {
-    const { values } = parseArgs({ args: argv, options: { iterations: { type: "string" }, json: { type: "string" }, help: { type: "boolean", short: "h" } }, strict: true });
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        iterations: { type: "string" },
+        json: { type: "string" },
+        workers: { type: "string" },
+        jobs: { type: "string" },
+        "work-ms": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    });
     if (values.help) {
       console.log(USAGE);
       return 0;
+    }
+    if (values.workers !== undefined) {
+      const url = process.env.DATABASE_URL;
+      if (!url || !/^postgres(ql)?:\/\//.test(url)) {
+        console.error("bench jobs --workers runs worker processes on one server Postgres: set DATABASE_URL=postgres://…");
+        return 2;
+      }
+      const workers = values.workers.split(",").map(Number);
+      const jobs = Number(values.jobs ?? 600);
+      const workMs = Number(values["work-ms"] ?? 20);
+      if (workers.length === 0 || !workers.every((w) => Number.isInteger(w) && w >= 1 && w <= 64)) {
+        console.error("--workers must list worker counts from 1 to 64, e.g. 1,2,4");
+        return 2;
+      }
+      if (!Number.isInteger(jobs) || jobs < 10) {
+        console.error("--jobs must be an integer ≥ 10");
+        return 2;
+      }
+      if (!Number.isInteger(workMs) || workMs < 0) {
+        console.error("--work-ms must be an integer ≥ 0");
+        return 2;
+      }
+      return runJobsScale({ url, workers, jobs, workMs, json: values.json });
     }
     const iterations = Number(values.iterations ?? 400);
     if (!Number.isInteger(iterations) || iterations < 10) {

@@ -2,7 +2,7 @@ import type { Benchmark } from "../bench/benchmark.js";
 import type { CliCommand } from "../cli-command.js";
 
 // One thin file per benchmark under src/cli/bench/, loaded lazily. The LoCoMo benchmarks belong to
-// the eval harness, outside the published package: `npm run bench:locomo` (evals/cli.ts).
+// the eval harness (evals/cli/), outside the published package: they run from a checkout.
 const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   context: async () => (await import("../bench/context.js")).benchmark,
   retrieval: async () => (await import("../bench/retrieval.js")).benchmark,
@@ -10,6 +10,9 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   jobs: async () => (await import("../bench/jobs.js")).benchmark,
   jsonl: async () => (await import("../bench/jsonl.js")).benchmark,
   overhead: async () => (await import("../bench/overhead.js")).benchmark,
+  locomo: async () => (await import("../checkout-commands.js")).loadCheckoutCommand("locomo", "benchmark", "langgraph-memory bench locomo"),
+  "locomo-memory": async () => (await import("../checkout-commands.js")).loadCheckoutCommand("locomo-memory", "benchmark", "langgraph-memory bench locomo-memory"),
+  summary: async () => (await import("../checkout-commands.js")).loadCheckoutCommand("summary", "benchmark", "langgraph-memory bench summary"),
 };
 
 export const command: CliCommand = {
