@@ -148,3 +148,90 @@ WITH d AS (
   RETURNING 1
 )
 SELECT count(*)::int AS n FROM d`;
+
+/** A statement with its values, built for one owner. */
+export interface RuleStatement {
+  text: string;
+  values: unknown[];
+}
+
+/** One rule of exactly this owner, behind the owner's opt-out gate. */
+export function selectOwnerRuleSql(o: ResolvedOwner, id: string): RuleStatement {
+  const values: unknown[] = [];
+  const where = `${ownerSql(o, values)} AND ${ownerGateSql(o, values)}`;
+  values.push(id);
+  return { text: `SELECT ${RULE_COLUMNS} FROM procedural_rules r WHERE ${where} AND r.id = $${values.length}::uuid`, values };
+}
+
+/** The owner's rules, highest priority first; `states` null = every review state. */
+export function listOwnerRulesSql(o: ResolvedOwner, filter: { states: readonly ReviewState[] | null; activeOnly: boolean; limit: number }): RuleStatement {
+  const values: unknown[] = [];
+  const where = `${ownerSql(o, values)} AND ${ownerGateSql(o, values)}`;
+  values.push(filter.states, filter.activeOnly, filter.limit);
+  const n = values.length;
+  return {
+    text: `SELECT ${RULE_COLUMNS} FROM procedural_rules r
+     WHERE ${where} AND ($${n - 2}::text[] IS NULL OR r.review_state = ANY($${n - 2}::text[])) AND (NOT $${n - 1}::boolean OR r.active)
+     ORDER BY r.priority DESC, r.created_at, r.id LIMIT $${n}::int`,
+    values,
+  };
+}
+
+/** Delete one rule of exactly this owner (no opt-out gate: deleting is always allowed). */
+export function deleteOwnerRuleSql(o: ResolvedOwner, id: string): RuleStatement {
+  const values: unknown[] = [];
+  const where = ownerSql(o, values);
+  values.push(id);
+  return { text: `DELETE FROM procedural_rules r WHERE ${where} AND r.id = $${values.length}::uuid`, values };
+}
+
+/** What an update of one rule changes. */
+export type RuleChange =
+  | { kind: "active"; active: boolean }
+  | { kind: "edit"; text?: string; priority?: number }
+  /** `from`: the states the review moves from; a rule already in the target keeps its review time (idempotent). */
+  | { kind: "review"; to: ReviewState; reviewer: string | null; from: readonly ReviewState[] };
+
+function setClause(change: RuleChange, values: unknown[]): string {
+  switch (change.kind) {
+    case "active":
+      values.push(change.active);
+      return `active = $${values.length}`;
+    case "edit": {
+      const sets: string[] = [];
+      if (change.text !== undefined) {
+        values.push(change.text);
+        sets.push(`text = $${values.length}`);
+      }
+      if (change.priority !== undefined) {
+        values.push(change.priority);
+        sets.push(`priority = $${values.length}`);
+      }
+      return sets.join(", ");
+    }
+    case "review": {
+      values.push(change.to, change.reviewer, change.from);
+      const n = values.length;
+      return `review_state = $${n - 2}, reviewed_by = CASE WHEN r.review_state = ANY($${n}::text[]) THEN $${n - 1}::text ELSE r.reviewed_by END,
+        reviewed_at = CASE WHEN r.review_state = ANY($${n}::text[]) THEN now() ELSE r.reviewed_at END`;
+    }
+  }
+}
+
+/** Update one rule of exactly this owner, returning it (no row: not this owner's). */
+export function updateOwnerRuleSql(o: ResolvedOwner, id: string, change: RuleChange): RuleStatement {
+  const values: unknown[] = [];
+  const set = setClause(change, values);
+  const where = ownerSql(o, values);
+  values.push(id);
+  return {
+    text: `UPDATE procedural_rules r SET ${set}, updated_at = now() WHERE ${where} AND r.id = $${values.length}::uuid RETURNING ${RULE_COLUMNS}`,
+    values,
+  };
+}
+
+/** Every rule of one user: $1 tenant, $2 user. */
+export const DELETE_USER_RULES_SQL = "DELETE FROM procedural_rules WHERE scope = 'user' AND tenant_id = $1 AND user_id = $2";
+
+/** Every rule of one user (all states), oldest first: $1 tenant, $2 user. */
+export const EXPORT_USER_RULES_SQL = `SELECT ${RULE_COLUMNS} FROM procedural_rules r WHERE r.scope = 'user' AND r.tenant_id = $1 AND r.user_id = $2 ORDER BY r.created_at, r.id`;

@@ -17,14 +17,18 @@ import { refuseSensitiveText } from "../sensitive/sensitive-content.js";
 import {
   ACTIVE_RULES_SQL,
   DELETE_RULE_STAND_INS_SQL,
+  DELETE_USER_RULES_SQL,
+  EXPORT_USER_RULES_SQL,
   FIND_OPEN_RULE_SQL,
   INSERT_RULE_SQL,
-  RULE_COLUMNS,
+  deleteOwnerRuleSql,
   exportRule,
-  ownerGateSql,
-  ownerSql,
+  listOwnerRulesSql,
   ruleFromRow,
+  selectOwnerRuleSql,
+  updateOwnerRuleSql,
   type ResolvedOwner,
+  type RuleChange,
   type RuleRow,
 } from "./rule-queries.js";
 import {
@@ -135,10 +139,7 @@ export class RuleStore implements RuleTarget {
   /** Pause (false) or resume (true) a rule without changing its review state. */
   async setActive(owner: RuleOwner, id: string, active: boolean): Promise<ProceduralRule> {
     if (typeof active !== "boolean") throw invalidInput("active", "must be true or false");
-    return this.change(owner, id, active, (params) => {
-      params.push(active);
-      return `active = $${params.length}`;
-    });
+    return this.change(owner, id, active, { kind: "active", active });
   }
 
   /** Change a rule's text and/or priority. */
@@ -147,18 +148,7 @@ export class RuleStore implements RuleTarget {
     const text = patch.text === undefined ? undefined : checkText(patch.text, "patch.text");
     const priority = patch.priority === undefined ? undefined : checkPriority(patch.priority, "patch.priority");
     if (text === undefined && priority === undefined) throw invalidInput("patch", "names nothing to change (text, priority)");
-    return this.change(owner, id, true, (params) => {
-      const sets: string[] = [];
-      if (text !== undefined) {
-        params.push(text);
-        sets.push(`text = $${params.length}`);
-      }
-      if (priority !== undefined) {
-        params.push(priority);
-        sets.push(`priority = $${params.length}`);
-      }
-      return sets.join(", ");
-    });
+    return this.change(owner, id, true, { kind: "edit", text, priority });
   }
 
   /** One rule of exactly this owner, or null (also for another owner's id, and while opted out). */
@@ -166,10 +156,8 @@ export class RuleStore implements RuleTarget {
     const o = resolveOwner(owner);
     checkRuleId(id);
     return this.db.transaction(async (tx) => {
-      const params: unknown[] = [];
-      const where = `${ownerSql(o, params)} AND ${ownerGateSql(o, params)}`;
-      params.push(id);
-      const { rows } = await tx.query<RuleRow>(`SELECT ${RULE_COLUMNS} FROM procedural_rules r WHERE ${where} AND r.id = $${params.length}::uuid`, params);
+      const q = selectOwnerRuleSql(o, id);
+      const { rows } = await tx.query<RuleRow>(q.text, q.values);
       return rows[0] ? ruleFromRow(rows[0]) : null;
     }, { scope: dbScopeOfOwner(o) });
   }
@@ -181,16 +169,8 @@ export class RuleStore implements RuleTarget {
     const limit = options.limit ?? 1000;
     if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw invalidInput("limit", "must be an integer from 1 to 10000");
     return this.db.transaction(async (tx) => {
-      const params: unknown[] = [];
-      const where = `${ownerSql(o, params)} AND ${ownerGateSql(o, params)}`;
-      params.push(states, options.includeInactive === false, limit);
-      const n = params.length;
-      const { rows } = await tx.query<RuleRow>(
-        `SELECT ${RULE_COLUMNS} FROM procedural_rules r
-         WHERE ${where} AND ($${n - 2}::text[] IS NULL OR r.review_state = ANY($${n - 2}::text[])) AND (NOT $${n - 1}::boolean OR r.active)
-         ORDER BY r.priority DESC, r.created_at, r.id LIMIT $${n}::int`,
-        params,
-      );
+      const q = listOwnerRulesSql(o, { states, activeOnly: options.includeInactive === false, limit });
+      const { rows } = await tx.query<RuleRow>(q.text, q.values);
       return rows.map(ruleFromRow);
     }, { scope: dbScopeOfOwner(o) });
   }
@@ -227,10 +207,8 @@ export class RuleStore implements RuleTarget {
     const o = resolveOwner(owner);
     checkRuleId(id);
     await this.db.transaction(async (tx) => {
-      const params: unknown[] = [];
-      const where = ownerSql(o, params);
-      params.push(id);
-      const { rowCount } = await tx.query(`DELETE FROM procedural_rules r WHERE ${where} AND r.id = $${params.length}::uuid`, params);
+      const q = deleteOwnerRuleSql(o, id);
+      const { rowCount } = await tx.query(q.text, q.values);
       if (rowCount === 0) throw ruleNotFound(id);
       await recordDeletion(tx, { tenantId: o.tenantId, userId: o.userId }, "rule", rowCount, { via: "rules.delete", ...audit });
       if (o.level === "user") await deleteStandIns(tx, userOf(o), id, { via: "rules.delete", ...audit });
@@ -239,17 +217,14 @@ export class RuleStore implements RuleTarget {
 
   /** Inside a scoped transaction: delete every rule of one user, audited; returns the count. */
   async deleteUserRulesIn(tx: Queryable, s: UserScope, audit: DeletionContext & { via: string }): Promise<number> {
-    const { rowCount } = await tx.query("DELETE FROM procedural_rules WHERE scope = 'user' AND tenant_id = $1 AND user_id = $2", [s.tenantId, s.userId]);
+    const { rowCount } = await tx.query(DELETE_USER_RULES_SQL, [s.tenantId, s.userId]);
     await recordDeletion(tx, s, "rule", rowCount, audit);
     return rowCount;
   }
 
   /** Inside a scoped transaction: every rule of one user (all states), oldest first. */
   async exportIn(tx: Queryable, s: UserScope): Promise<ExportedRule[]> {
-    const { rows } = await tx.query<RuleRow>(
-      `SELECT ${RULE_COLUMNS} FROM procedural_rules r WHERE r.scope = 'user' AND r.tenant_id = $1 AND r.user_id = $2 ORDER BY r.created_at, r.id`,
-      [s.tenantId, s.userId],
-    );
+    const { rows } = await tx.query<RuleRow>(EXPORT_USER_RULES_SQL, [s.tenantId, s.userId]);
     return rows.map((r) => exportRule(ruleFromRow(r)));
   }
 
@@ -283,18 +258,12 @@ export class RuleStore implements RuleTarget {
 
   private async transition(owner: RuleOwner, id: string, to: "approved" | "revoked", reviewer: string | null): Promise<ProceduralRule> {
     const label = checkOptionalLabel(reviewer, "reviewer");
-    const from = to === "approved" ? ["proposed", "revoked"] : ["proposed", "approved"];
+    const from: ReviewState[] = to === "approved" ? ["proposed", "revoked"] : ["proposed", "approved"];
     return this.change(
       owner,
       id,
       to === "approved",
-      (params) => {
-        params.push(to, label, from);
-        const n = params.length;
-        // A rule already in the target state keeps its review time: the call is idempotent.
-        return `review_state = $${n - 2}, reviewed_by = CASE WHEN r.review_state = ANY($${n}::text[]) THEN $${n - 1}::text ELSE r.reviewed_by END,
-        reviewed_at = CASE WHEN r.review_state = ANY($${n}::text[]) THEN now() ELSE r.reviewed_at END`;
-      },
+      { kind: "review", to, reviewer: label, from },
       // Reviewed: the stand-in preference of a user rule has done its job (see deleteStandIns).
       async (tx, rule) => {
         if (rule.scope === "user") await deleteStandIns(tx, { tenantId: rule.tenantId!, userId: rule.userId! }, rule.id, { via: `rules.${to === "approved" ? "approve" : "revoke"}`, actor: label });
@@ -310,22 +279,16 @@ export class RuleStore implements RuleTarget {
     owner: RuleOwner,
     id: string,
     gated: boolean,
-    sets: (params: unknown[]) => string,
+    change: RuleChange,
     after?: (tx: Queryable, rule: ProceduralRule) => Promise<void>,
   ): Promise<ProceduralRule> {
     const o = resolveOwner(owner);
     checkRuleId(id);
     return this.db.transaction(async (tx) => {
       if (gated && o.level === "user") await assertNotOptedOut(tx, userOf(o));
-      const params: unknown[] = [];
-      const set = sets(params);
-      const where = ownerSql(o, params);
-      params.push(id);
+      const q = updateOwnerRuleSql(o, id, change);
       try {
-        const { rows } = await tx.query<RuleRow>(
-          `UPDATE procedural_rules r SET ${set}, updated_at = now() WHERE ${where} AND r.id = $${params.length}::uuid RETURNING ${RULE_COLUMNS}`,
-          params,
-        );
+        const { rows } = await tx.query<RuleRow>(q.text, q.values);
         if (!rows[0]) throw ruleNotFound(id);
         const rule = ruleFromRow(rows[0]);
         if (after) await after(tx, rule);
