@@ -11,7 +11,7 @@ import type { ActiveRule, MemoryUsage, ProfileDocument, RetrievedMemory, Session
 import { memoryContext, type MemoryPromptState } from "./memory-prompt.js";
 import { memoryToolsFor } from "./memory-tools.js";
 import { createMemoryTurnSteps, type MemoryTurnState } from "./turn-steps.js";
-import type { PrebuiltMemoryOptions } from "./prebuilt.js";
+import type { PrebuiltMemoryOptions } from "./prebuilt-options.js";
 
 // langchain is an optional peer: loaded with the module when installed (`memoryMiddleware` is
 // synchronous, as `createAgent`'s middleware list is), and PEER_MISSING from memoryMiddleware when not.

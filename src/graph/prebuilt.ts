@@ -5,13 +5,11 @@ import type {} from "@langchain/core/tools";
 import type { LangGraphMemory } from "../memory.js";
 import { memoryPrompt, type MemoryPromptState } from "./memory-prompt.js";
 import { memoryToolsFor } from "./memory-tools.js";
-import { createMemoryTurnSteps, type MemoryStepsOptions, type MemoryTurnState } from "./turn-steps.js";
+import type { PrebuiltMemoryOptions } from "./prebuilt-options.js";
+import { createMemoryTurnSteps, type MemoryTurnState } from "./turn-steps.js";
 import { hasToolCalls, MemoryGraphAnnotation } from "./with-memory.js";
 
-export interface PrebuiltMemoryOptions extends Omit<MemoryStepsOptions, "memory"> {
-  /** Your system prompt; the memory block and the summary follow it. */
-  system?: string;
-}
+export type { PrebuiltMemoryOptions } from "./prebuilt-options.js";
 
 /**
  * Memory for LangGraph's prebuilt `createReactAgent`: spread it into the agent's parameters.
