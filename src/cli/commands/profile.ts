@@ -1,12 +1,13 @@
 import type { CliCommand } from "../cli-command.js";
 import { parseCommandArgs } from "../common-options.js";
-import { USER_OPTIONS, openUserControls, requireUser, subcommand } from "../user-controls.js";
+import { USER_OPTIONS, openUserControls, subcommand } from "../user-controls.js";
+import { requireUser } from "../scope-options.js";
 import { formatTable, printable, shortTime } from "../format-table.js";
 import { ErrorCodes, MemoryError } from "../../errors.js";
 
 const SUBCOMMANDS = ["show", "set"] as const;
 
-const HELP = `usage: langgraph-memory profile <subcommand> --tenant T --user U [options] [--database-url URL] [--schema NAME]
+const HELP = `usage: langgraph-memory profile <subcommand> --user U [--tenant T] [options] [--database-url URL] [--schema NAME]
 
 The user's profile: stable facts (name, timezone, units, language, location, occupation, employer, plan, notes).
 
