@@ -11,6 +11,7 @@ import { MemoryRepository } from "../../store/memory-store.js";
 import { MemorySettingsStore } from "../../controls/settings-store.js";
 import { ProfileStore } from "../../profile/profile-store.js";
 import { RuleStore } from "../../procedural/rule-store.js";
+import { countOf } from "../../core/plural.js";
 
 const HELP = `usage: langgraph-memory import-jsonl FILE --user U [--tenant T] [--embeddings SPEC] [--json]
                                      [--database-url URL] [--schema NAME]
@@ -24,14 +25,14 @@ is only read. Progress on stderr; a summary on stdout (--json for JSON).
 ${SCOPE_HELP}`;
 
 function summary(file: string, r: ImportJsonlResult): string {
-  const lines = [`imported ${r.imported}, duplicates ${r.duplicates}, refused ${r.refused}, corrupt lines ${r.corruptLines} (${r.entries} entries in ${file})`];
+  const lines = [`imported ${r.imported}, duplicates ${r.duplicates}, refused ${r.refused}, corrupt lines ${r.corruptLines} (${countOf(r.entries, "entry", "entries")} in ${file})`];
   const categories = Object.entries(r.refusedByCategory);
   const reasons = Object.entries(r.refusedByReason);
   if (reasons.length > 0) lines.push(`refused by reason: ${reasons.map(([k, n]) => `${k} ${n}`).join(", ")}`);
   if (categories.length > 0) lines.push(`refused by category: ${categories.map(([k, n]) => `${k} ${n}`).join(", ")}`);
   const shown = r.corrupt.slice(0, 10);
   for (const c of shown) lines.push(`line ${c.line}: ${c.reason}`);
-  if (r.corrupt.length > shown.length) lines.push(`… and ${r.corrupt.length - shown.length} more corrupt lines`);
+  if (r.corrupt.length > shown.length) lines.push(`… and ${countOf(r.corrupt.length - shown.length, "more corrupt line")}`);
   if (r.report.profileFieldsChanged || r.report.rulesProposed) {
     lines.push(`profile fields ${r.report.profileFieldsChanged}, rules proposed ${r.report.rulesProposed}`);
   }
