@@ -23,7 +23,9 @@ describe("langgraph-memory usage", () => {
     jest.spyOn(console, "log").mockImplementation((...a: unknown[]) => void out.push(a.join(" ")));
     jest.spyOn(console, "error").mockImplementation((...a: unknown[]) => void err.push(a.join(" ")));
   });
-  afterEach(() => jest.restoreAllMocks());
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
 
   it("--help: one line per command with the command's own summary", async () => {
     expect(await main(["--help"])).toBe(0);
