@@ -34,7 +34,7 @@ export const command: CliCommand = {
       return 0;
     }
     if (!values.user) {
-      console.error("--user U is required (whose memory to use)\n\n" + HELP);
+      console.error("--user ID is required (whose memory to use)\n\n" + HELP);
       return 2;
     }
     const scope = requireUser(values);
