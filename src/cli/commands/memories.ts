@@ -28,7 +28,8 @@ What is remembered about one user, and what they (or you, for them) can do about
                                 change the text (re-embedded) and/or kind; it becomes user-stated
   delete ID [--only-this] [--json]
                                 delete it, and the earlier versions it replaced unless --only-this
-  export [--output FILE]        everything about the user as JSON (stdout unless --output)
+  export [--output FILE]        everything about the user as JSON (stdout unless --output): memories,
+                                profile, rules, settings and their conversation threads
   forget-all [--yes] [--json]   delete everything of the user: memories, profile, rules, jobs and
                                 conversation threads. Asks you to type the user id on a terminal;
                                 without a terminal it refuses unless --yes.

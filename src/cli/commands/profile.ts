@@ -1,7 +1,7 @@
 import type { CliCommand } from "../cli-command.js";
 import { parseCommandArgs } from "../common-options.js";
 import { USER_OPTIONS, openUserControls, subcommand } from "../user-controls.js";
-import { requireUser } from "../scope-options.js";
+import { SCOPE_HELP, requireUser } from "../scope-options.js";
 import { formatTable, printable, shortTime } from "../format-table.js";
 import { ErrorCodes, MemoryError } from "../../errors.js";
 
@@ -18,8 +18,10 @@ The user's profile: stable facts (name, timezone, units, language, location, occ
         JSON merge patch. Invalid values change nothing and name the field.
 
 Examples:
-  langgraph-memory profile set --tenant acme --user alice name=Alice timezone=Europe/Paris units=metric
-  langgraph-memory profile set --tenant acme --user alice --unset notes`;
+  npx langgraph-memory profile set --user alice --tenant acme name=Alice timezone=Europe/Paris units=metric
+  npx langgraph-memory profile set --user alice --unset notes          # alice of the tenant "default"
+
+${SCOPE_HELP}`;
 
 export const command: CliCommand = {
   summary: "show or change one user's profile",

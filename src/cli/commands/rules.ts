@@ -1,7 +1,7 @@
 import type { CliCommand } from "../cli-command.js";
 import { parseCommandArgs } from "../common-options.js";
 import { CLI_ACTOR, USER_OPTIONS, openUserControls, subcommand } from "../user-controls.js";
-import { requireUser } from "../scope-options.js";
+import { SCOPE_HELP, requireUser } from "../scope-options.js";
 import { formatTable, printable, shortTime } from "../format-table.js";
 import { ErrorCodes, MemoryError } from "../../errors.js";
 import { exportRule } from "../../procedural/rule-queries.js";
@@ -16,7 +16,9 @@ only approved ones reach the prompt (from the next turn on).
 
   list [--state S[,S]] [--json]   rules in every state, or only ${REVIEW_STATES.join(" / ")}
   approve ID [--json]             approve a proposed (or revoked) rule
-  revoke ID [--json]              revoke a rule: it stops reaching the prompt`;
+  revoke ID [--json]              revoke a rule: it stops reaching the prompt
+
+${SCOPE_HELP}`;
 
 export const command: CliCommand = {
   summary: "list, approve or revoke one user's procedural rules",
