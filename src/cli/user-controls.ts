@@ -3,29 +3,22 @@ import { openDatabase } from "../db/open.js";
 import type { Database } from "../db/database.js";
 import { createEmbeddings } from "../embeddings/create-embeddings.js";
 import { ErrorCodes, MemoryError } from "../errors.js";
+import { SCOPE_OPTIONS } from "./scope-options.js";
 import { MemoryRepository } from "../store/memory-store.js";
 import { ProfileStore } from "../profile/profile-store.js";
 import { RuleStore } from "../procedural/rule-store.js";
 import { MemorySettingsStore } from "../controls/settings-store.js";
 import { MemoryControls } from "../controls/memory-controls.js";
-import type { UserScope } from "../core/scope.js";
 
 /** Options of the per-user commands (`memories`, `profile`, `rules`), besides the database ones. */
 export const USER_OPTIONS = {
-  tenant: { type: "string" },
-  user: { type: "string" },
+  ...SCOPE_OPTIONS,
   embeddings: { type: "string" },
   json: { type: "boolean" },
 } as const;
 
 /** Audit label of deletions made from the command line. */
 export const CLI_ACTOR = "cli";
-
-/** The user named by --tenant/--user; SCOPE_REQUIRED when one is missing. */
-export function requireUser(values: { tenant?: string; user?: string }): UserScope {
-  if (!values.tenant || !values.user) throw new MemoryError(ErrorCodes.SCOPE_REQUIRED, "--tenant T and --user U are required: whose memory to act on");
-  return { tenantId: values.tenant, userId: values.user };
-}
 
 /**
  * Open the database (embedded default unless --database-url) and the user controls on it, with the

@@ -19,6 +19,9 @@ import { forgetOwners } from "../threads/verified-owners.js";
 import { deleteThreadsAfterCommit, deleteUserDataIn, deleteUserJobsIn, type DeletedCounts, type ThreadDeletion } from "./user-data.js";
 import { USER_EXPORT_FORMAT, USER_EXPORT_VERSION, parseUserExport, type UserExport } from "./user-export.js";
 import { systemClock, type Clock } from "./clock.js";
+import { exportUserThreads } from "./thread-export.js";
+import { PostgresCheckpointer } from "../checkpointer/postgres-checkpointer.js";
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { refuseSensitiveText, sensitiveCategoryIn, sensitiveCategoryOf, sensitiveContent } from "../sensitive/sensitive-content.js";
 import { withoutSensitiveItems, type ImportRefusals } from "./import-filter.js";
 import { withImportedIds } from "./import-ids.js";
@@ -422,12 +425,14 @@ export class MemoryControls {
   }
 
   /**
-   * Everything stored about the user as one JSON document (see `UserExport`); OPTED_OUT while
-   * opted out (opt back in to export, or delete).
+   * Everything stored about the user as one JSON document (see `UserExport`), with the
+   * conversation threads delete-all removes, read through the controls' checkpointer (this
+   * schema's tables with "sql"; none with `threads: false`); OPTED_OUT while opted out (opt back in
+   * to export, or delete).
    */
   async export(scope: UserScope): Promise<UserExport> {
     const s = resolveUserScope(scope);
-    return this.db.transaction(async (tx) => {
+    const doc = await this.db.transaction(async (tx): Promise<UserExport> => {
       if (await readOptedOut(tx, s)) throw optedOutError();
       return {
         format: USER_EXPORT_FORMAT,
@@ -441,6 +446,17 @@ export class MemoryControls {
         settings: await this.settings.exportIn(tx, s),
       };
     }, { scope: s });
+    // After the transaction: the checkpointer reads on its own connection (one PGlite connection
+    // cannot serve both at once).
+    const saver = this.threadReader();
+    return saver ? { ...doc, threads: await exportUserThreads(this.db, saver, s) } : doc;
+  }
+
+  /** What reads the user's threads for an export: the checkpointer they are deleted with, or one on this schema's tables. */
+  private threadReader(): BaseCheckpointSaver | null {
+    if (this.threads === false) return null;
+    if (typeof this.threads === "object" && typeof (this.threads as Partial<BaseCheckpointSaver>).list === "function") return this.threads as BaseCheckpointSaver;
+    return PostgresCheckpointer.fromDatabase(this.db, { serde: this.serde });
   }
 
   /**

@@ -4,6 +4,7 @@ import type { ExportedMemory } from "../store/types.js";
 import type { ExportedProfile } from "../profile/profile-store.js";
 import type { ExportedRule } from "../procedural/rule-types.js";
 import type { ExportedSettings } from "./settings-store.js";
+import type { ExportedThread } from "./thread-export.js";
 
 export const USER_EXPORT_FORMAT = "langgraph-memory/user-export";
 export const USER_EXPORT_VERSION = 1;
@@ -11,8 +12,9 @@ export const USER_EXPORT_VERSION = 1;
 /**
  * Everything stored about one user, as JSON: memories (superseded, expired and deactivated ones
  * included, so the supersede chains are whole), the profile with its change history, the user's
- * own rules (every review state) and settings. No embeddings (they are recomputed on import) and
- * no conversation threads (those belong to the checkpointer).
+ * own rules (every review state), settings, and the conversation threads delete-all removes
+ * (`threads`, added in a later release within version 1: an export without it is still read). No
+ * embeddings (they are recomputed on import).
  */
 export interface UserExport {
   format: typeof USER_EXPORT_FORMAT;
@@ -24,6 +26,13 @@ export interface UserExport {
   profile: ExportedProfile | null;
   rules: ExportedRule[];
   settings: ExportedSettings | null;
+  /**
+   * The user's conversation threads with their messages (see `ExportedThread`). Absent in exports
+   * written before threads were exported, and when the controls leave threads alone
+   * (`threads: false`). Import reads past it: conversations are the app's graph state, restored by
+   * the app, not by the memory import.
+   */
+  threads?: ExportedThread[];
 }
 
 // The envelope only: items are validated field by field by the store that imports them.
@@ -37,6 +46,7 @@ const ExportEnvelope = z.object({
   profile: z.record(z.string(), z.unknown()).nullable(),
   rules: z.array(z.record(z.string(), z.unknown())),
   settings: z.record(z.string(), z.unknown()).nullable(),
+  threads: z.array(z.object({ threadId: z.string(), messages: z.array(z.unknown()) }).passthrough()).optional(),
 });
 
 /** Check that `data` is a user export this version can read (INVALID_INPUT naming the problem). */

@@ -12,6 +12,13 @@ export interface UserScope {
 export const MAX_SCOPE_ID_CHARS = 256;
 
 /**
+ * The tenant of an app with one tenant: what the command line (`chat`, `memories`, `profile`,
+ * `rules`, `import-jsonl`, `serve --dev-user`) and the LangGraph `BaseStore` door use when no tenant
+ * is named, so they all see the same user.
+ */
+export const DEFAULT_TENANT_ID = "default";
+
+/**
  * The one rule for an id of a scope (a tenant, user or thread id), wherever it comes from: a
  * string, or a finite number taken as its decimal text (`42` and `"42"` are the same user). Absent
  * (null) when it is undefined, null, empty or only whitespace; INVALID_INPUT naming `field` when it

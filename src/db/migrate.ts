@@ -2,6 +2,8 @@ import type { Database, Queryable } from "./database.js";
 import { ErrorCodes, MemoryError, isMemoryError } from "../errors.js";
 import { loadMigrations, type MigrationFile } from "./migrations.js";
 import { SqlState, sqlStateOf } from "./sqlstate.js";
+import { cliCommand } from "../core/cli-name.js";
+import { countOf } from "../core/plural.js";
 
 export interface MigrateResult {
   /** Names of the migrations this call applied, in order. */
@@ -82,7 +84,7 @@ export async function verifyMigrations(db: Database, migrations: MigrationFile[]
   if (pending.length > 0) {
     throw new MemoryError(
       ErrorCodes.NOT_MIGRATED,
-      `schema ${db.schema} is missing ${pending.length} migration(s) (${pending.map((m) => m.name).join(", ")}); run \`langgraph-memory migrate\` or open with autoMigrate`,
+      `schema ${db.schema} is missing ${countOf(pending.length, "migration")} (${pending.map((m) => m.name).join(", ")}); run \`${cliCommand("migrate")}\` or open with autoMigrate`,
     );
   }
 }

@@ -1,4 +1,5 @@
 import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
+import { cliCommand } from "../core/cli-name.js";
 
 /**
  * Longest vector the store keeps. Vectors are stored inline (never TOASTed) for fast scope scans,
@@ -34,7 +35,7 @@ export function dimensionMismatch(got: number, recorded: number, embedder?: stri
   return new MemoryError(
     ErrorCodes.EMBEDDING_DIMENSION_MISMATCH,
     `embedding has ${got} dimensions but the database records ${recorded}${embedder ? ` (embedder ${embedder})` : ""}; ` +
-      "use the embedder the memories were written with, or run `langgraph-memory reembed` to re-embed them with the configured one",
+      `use the embedder the memories were written with, or run \`${cliCommand("reembed")}\` to re-embed them with the configured one`,
     { details: { got, recorded } },
   );
 }

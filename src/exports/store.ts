@@ -69,6 +69,7 @@ export {
   type DeleteAllRequest,
 } from "../controls/memory-controls.js";
 export { USER_EXPORT_FORMAT, USER_EXPORT_VERSION, parseUserExport, type UserExport } from "../controls/user-export.js";
+export type { ExportedThread } from "../controls/thread-export.js";
 export type { DeletedCounts, ThreadDeletion } from "../controls/user-data.js";
 export { forgetEverywhere, type ForgetEverywhereOptions, type ForgetReport } from "../forgetting/forget-everywhere.js";
 

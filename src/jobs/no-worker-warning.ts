@@ -10,6 +10,7 @@ import type { Database } from "../db/database.js";
 import { ErrorCodes, MemoryError } from "../errors.js";
 import { userQueueHealth, type UserQueueHealth } from "./queue-health.js";
 import type { JobScope } from "./types.js";
+import { cliCommand } from "../core/cli-name.js";
 
 export interface NoWorkerWarningOptions {
   /** Time past a job's due time (its debounce) before it counts as waiting. Default 15,000 ms. */
@@ -74,8 +75,8 @@ function noWorkerError(h: UserQueueHealth): MemoryError {
   return new MemoryError(
     ErrorCodes.NO_WORKER,
     `jobs of queue "${h.queue}" have waited ${seconds} s past their due time and no worker is polling it (${last}): nothing is being extracted or remembered. ` +
-      `Run \`langgraph-memory worker\` beside the app (server Postgres), start \`memoryWorker(memory)\` in this process (embedded database), or use extraction: "inline". ` +
-      "`langgraph-memory status` shows the queue.",
+      `Run \`${cliCommand("worker")}\` beside the app (server Postgres), start \`memoryWorker(memory)\` in this process (embedded database), or use extraction: "inline". ` +
+      `\`${cliCommand("status")}\` shows the queue.`,
     { details: { queue: h.queue, overdueMs: Math.round(h.overdueMs), lastHeartbeat: h.lastHeartbeat?.toISOString() ?? null } },
   );
 }

@@ -9,6 +9,8 @@ import { readCapabilities } from "../db/capabilities.js";
 import { listAppliedMigrations } from "../db/migrate.js";
 import { loadMigrations } from "../db/migrations.js";
 import { queueStatus, type QueueStatus } from "../jobs/queue-health.js";
+import { cliCommand } from "../core/cli-name.js";
+import { countOf } from "../core/plural.js";
 
 export interface MemoryStatus {
   database: {
@@ -67,10 +69,10 @@ export async function memoryStatus(db: Database, options: { url: string }): Prom
 
   const warnings: string[] = [];
   if (migrations.unknown.length > 0) warnings.push(`the schema has migrations this version does not know (${migrations.unknown.join(", ")}): upgrade langgraph-memory`);
-  if (migrations.pending.length > 0) warnings.push(`${migrations.pending.length} migration(s) not applied: run \`langgraph-memory migrate\` (or open with autoMigrate)`);
+  if (migrations.pending.length > 0) warnings.push(`${countOf(migrations.pending.length, "migration")} not applied: run \`${cliCommand("migrate")}\` (or open with autoMigrate)`);
   if (queue && queue.liveWorkers === 0 && queue.pending + queue.inbox > 0 && (queue.oldestAgeMs ?? 0) > STALE_QUEUE_MS) {
     warnings.push(
-      `${queue.pending + queue.inbox} queued job(s), the oldest ${formatAge(queue.oldestAgeMs!)} old, and no worker polling: nothing is being extracted — run \`langgraph-memory worker\` (or memoryWorker(memory).start() in the app)`,
+      `${countOf(queue.pending + queue.inbox, "queued job")}, the oldest ${formatAge(queue.oldestAgeMs!)} old, and no worker polling: nothing is being extracted — run \`${cliCommand("worker")}\` (or memoryWorker(memory).start() in the app)`,
     );
   }
   if (!capabilities.pgvector && !pgvectorAvailable) warnings.push("no pgvector: similarity is computed exactly in SQL per scope (same results; install pgvector for large tenant-wide scopes)");

@@ -1,6 +1,7 @@
 import type { Queryable } from "../db/database.js";
 import { ErrorCodes, MemoryError } from "../errors.js";
 import { dimensionMismatch } from "../embeddings/vector.js";
+import { cliCommand } from "../core/cli-name.js";
 
 /** The embedder and dimension recorded for one vector set ("memories", "items:<tenant>"). */
 export interface EmbeddingSetting {
@@ -43,7 +44,7 @@ export function checkEmbeddingSetting(recorded: EmbeddingSetting | null, wanted:
     throw new MemoryError(
       ErrorCodes.EMBEDDING_DIMENSION_MISMATCH,
       `the stored vectors were written by embedder ${recorded.embedder} but the store is configured with ${wanted.embedder}; ` +
-        "their similarities are not comparable — configure the original embedder or run `langgraph-memory reembed`",
+        `their similarities are not comparable — configure the original embedder or run \`${cliCommand("reembed")}\``,
       { details: { recorded: recorded.embedder, configured: wanted.embedder } },
     );
   }

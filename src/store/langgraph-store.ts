@@ -24,6 +24,7 @@ import { ensureEmbeddingSetting } from "./embedding-settings.js";
 import { vectorLiteral } from "./memory-row.js";
 import { sensitiveCategoryIn, sensitiveContent } from "../sensitive/sensitive-content.js";
 import { checkIdText, checkWellFormed } from "../core/well-formed-text.js";
+import { DEFAULT_TENANT_ID } from "../core/scope.js";
 
 /** Semantic-search settings, as LangGraph's `IndexConfig` (`embed` is accepted as in Python). */
 export interface LangGraphStoreIndex {
@@ -91,7 +92,7 @@ export class LangGraphStore extends BaseStore {
     options: LangGraphStoreOptions = {},
   ) {
     super();
-    this.tenantId = options.tenantId ?? "default";
+    this.tenantId = options.tenantId ?? DEFAULT_TENANT_ID;
     if (typeof this.tenantId !== "string" || this.tenantId.length === 0) throw new MemoryError(ErrorCodes.SCOPE_REQUIRED, "tenantId must be a non-empty string");
     checkIdText(this.tenantId, "tenantId");
     const index = options.index;

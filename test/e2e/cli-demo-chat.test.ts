@@ -91,7 +91,7 @@ describe("langgraph-memory demo and chat", () => {
       expect(first.out).toContain('profile: units "metric"');
       expect(first.out).toContain("no summary yet");
       expect(first.out).not.toContain("never read");
-      expect(first.out).toContain("continue later with: langgraph-memory chat --user bob --tenant acme --thread t1");
+      expect(first.out).toContain("continue later with: npx langgraph-memory chat --user bob --tenant acme --thread t1");
 
       // A new process, a new thread: memory persisted; then forget it by id.
       const second = cli(["chat", "--user", "bob", "--tenant", "acme", "--database-url", url], {

@@ -43,8 +43,10 @@ describe("langgraph-memory serve", () => {
     expect(err.join("\n")).toContain("--dev-user TENANT:USER");
     expect(await main(["serve", "--dev-user", "acme:alice", "--host", "0.0.0.0", "--database-url", "memory://"])).toBe(2);
     expect(err.join("\n")).toContain("only runs on a loopback host");
-    expect(await main(["serve", "--dev-user", "alice", "--database-url", "memory://"])).toBe(1);
-    expect(err.join("\n")).toContain("--dev-user: write TENANT:USER");
+    // USER alone is the user of the default tenant, as in every command; an empty part is refused.
+    expect(await main(["serve", "--dev-user", "alice", "--host", "0.0.0.0", "--database-url", "memory://"])).toBe(2);
+    expect(await main(["serve", "--dev-user", "acme:", "--database-url", "memory://"])).toBe(1);
+    expect(err.join("\n")).toContain("--dev-user: write USER or TENANT:USER, e.g. alice or acme:alice");
   });
 
   it("rejects a broken token configuration without echoing the tokens", async () => {
@@ -95,15 +97,15 @@ describe("langgraph-memory serve", () => {
           stdout.push(c.toString());
           // With --log, Fastify's "listening" line may come between the two lines.
           const m = /langgraph-memory: API on (http:\/\/127\.0\.0\.1:\d+\/) \(/.exec(stdout.join(""));
-          if (m && stdout.join("").includes("2 access token(s) configured\n")) {
+          if (m && stdout.join("").includes("2 access tokens configured\n")) {
             clearTimeout(timer);
             resolve(m[1]);
           }
         });
         void exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr.join("")}`)));
       });
-      expect(stdout.join("")).toContain("2 access token(s) configured");
-      expect(stderr.join("")).toContain("warning: 1 configured token(s) are shorter than 16 characters");
+      expect(stdout.join("")).toContain("2 access tokens configured");
+      expect(stderr.join("")).toContain("warning: 1 configured token is shorter than 16 characters");
 
       const me = await fetch(`${base}api/memories?q=metric`, { headers: { authorization: `Bearer ${TOKEN}` } });
       expect(me.status).toBe(200);

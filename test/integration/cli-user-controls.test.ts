@@ -178,7 +178,12 @@ describe("langgraph-memory memories / profile / rules", () => {
       const file = join(dir, "alice.json");
       expect(await main(["memories", "export", ...as(), "--output", file])).toBe(0);
       expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ memories: doc.memories, rules: doc.rules });
-      expect(err.join("")).toContain(`exported 4 memories, the profile and 2 rules of acme/alice to ${file}`);
+      expect(err.join("")).toContain(`exported 4 memories, the profile, 2 rules and 1 thread of acme/alice to ${file}`);
+      // The threads forget-all deletes are in the export: the user's own, never another user's.
+      expect(doc.threads).toEqual([{ threadId: "t2", createdAt: expect.any(String), updatedAt: expect.any(String), checkpoints: 0, messages: [] }]);
+      err = [];
+      expect(await main(["memories", "export", ...as(bob), "--output", join(dir, "bob.json")])).toBe(0);
+      expect(err.join("")).toContain(`exported 1 memory, no profile, 1 rule and 1 thread of acme/bob to ${join(dir, "bob.json")}`);
     });
 
     it("forget-all: refuses without a terminal unless --yes; on a terminal the user id must be typed", async () => {
@@ -224,14 +229,108 @@ describe("langgraph-memory memories / profile / rules", () => {
       await reseed();
     }, 90_000);
 
-    it("needs --tenant and --user; prints usage without a subcommand", async () => {
+    it("needs --user; prints usage without a subcommand; a bad option names the help command that works after install", async () => {
       expect(await main(["memories", "list", "--tenant", "acme", "--database-url", url])).toBe(1);
-      expect(err.join("")).toContain("error SCOPE_REQUIRED: --tenant T and --user U are required");
+      expect(err.join("")).toContain('error SCOPE_REQUIRED: --user U is required: whose memory to act on (--tenant T too unless it is "default")');
+      expect(await main(["memories", "list", ...as(), "--tenat", "x"])).toBe(2);
+      expect(err.join("")).toContain("Run `npx langgraph-memory memories --help`.");
       expect(await main(["memories"])).toBe(2);
       expect(stdout()).toContain("usage: langgraph-memory memories <subcommand>");
       expect(await main(["memories", "purge", ...as()])).toBe(1);
       expect(err.join("")).toContain('unknown subcommand "purge" of memories');
     });
+  });
+
+  describe("one tenant default", () => {
+    const carol = { tenantId: "default", userId: "carol" };
+
+    it("memories, profile, rules, export and chat all use the tenant \"default\" when none is named", async () => {
+      const id = await withDb(async (db) => (await new MemoryRepository(db).add(carol, { kind: "fact", text: "Carol keeps bees." })).id);
+      const asCarol = ["--user", "carol", "--database-url", url];
+      expect(await main(["memories", "list", ...asCarol, "--json"])).toBe(0);
+      expect(JSON.parse(stdout())).toMatchObject({ tenantId: "default", userId: "carol", total: 1, memories: [{ id, text: "Carol keeps bees." }] });
+      out = [];
+      expect(await main(["memories", "list", ...asCarol, "--tenant", "acme"])).toBe(0);
+      expect(stdout()).toBe("no active memories for acme/carol\n");
+      out = [];
+      expect(await main(["profile", "show", ...asCarol])).toBe(0);
+      expect(stdout()).toBe("no profile for default/carol\n");
+      out = [];
+      expect(await main(["rules", "list", ...asCarol])).toBe(0);
+      expect(stdout()).toBe("no rules for default/carol\n");
+      out = [];
+      expect(await main(["memories", "export", ...asCarol])).toBe(0);
+      expect(JSON.parse(stdout())).toMatchObject({ tenantId: "default", userId: "carol", memories: [{ id }] });
+
+      // chat, on the same default: the memory is carol's there too, and the hint to continue works after install.
+      out = [];
+      const realStdin = Object.getOwnPropertyDescriptor(process, "stdin")!;
+      const input = new PassThrough();
+      Object.defineProperty(process, "stdin", { configurable: true, get: () => input });
+      try {
+        input.end("/memories\n/exit\n");
+        expect(await main(["chat", ...asCarol, "--thread", "carol-1"])).toBe(0);
+      } finally {
+        Object.defineProperty(process, "stdin", realStdin);
+      }
+      expect(stdout()).toContain("langgraph-memory chat · default/carol · thread carol-1");
+      expect(stdout()).toContain(`1 active memory:\n  ${id}  [fact] Carol keeps bees.`);
+      expect(stdout()).toContain("bye — continue later with: npx langgraph-memory chat --user carol --thread carol-1\n");
+      await withDb((db) => db.query("DELETE FROM memories WHERE user_id = 'carol'"));
+    }, 60_000);
+  });
+
+  describe("opt-out / opt-in", () => {
+    it("opt-out stops reading and writing and keeps what is stored; opt-in brings it back", async () => {
+      expect(await main(["memories", "opt-out", ...as()])).toBe(0);
+      expect(stdout()).toContain("acme/alice opted out of memory: nothing is read or written for them from now on, and their queued jobs were dropped\n");
+      expect(stdout()).toContain("what is stored is kept; delete it with `npx langgraph-memory memories forget-all --user alice --tenant acme`\n");
+      expect(stdout()).toContain("opt back in with `npx langgraph-memory memories opt-in --user alice --tenant acme`\n");
+      await withDb(async (db) => {
+        expect(await count(db, "SELECT count(*)::int AS n FROM memory_settings WHERE tenant_id = 'acme' AND user_id = 'alice' AND opted_out")).toBe(1);
+        expect(await count(db, "SELECT count(*)::int AS n FROM memories WHERE tenant_id = 'acme' AND user_id = 'alice'")).toBe(4);
+      });
+      out = [];
+      expect(await main(["memories", "opt-out", ...as(), "--json"])).toBe(0);
+      expect(JSON.parse(stdout())).toEqual({ tenantId: "acme", userId: "alice", optedOut: true, changed: false, purged: null });
+      out = [];
+      expect(await main(["memories", "list", ...as()])).toBe(0);
+      expect(stdout()).toContain("acme/alice has opted out of memory: nothing is read (opt back in with `npx langgraph-memory memories opt-in --user alice --tenant acme`");
+      expect(await main(["memories", "export", ...as()])).toBe(1);
+      expect(err.join("")).toContain("error OPTED_OUT");
+      expect(await main(["profile", "set", ...as(), "plan=pro"])).toBe(1);
+      expect(await main(["memories", "opt-out", ...as(), "--yes"])).toBe(1);
+      expect(err.join("")).toContain("--yes confirms --purge");
+      // Another user is untouched.
+      out = [];
+      expect(await main(["memories", "list", ...as(bob), "--json"])).toBe(0);
+      expect(JSON.parse(stdout())).toMatchObject({ optedOut: false, total: 1 });
+
+      out = [];
+      expect(await main(["memories", "opt-in", ...as()])).toBe(0);
+      expect(stdout()).toBe("acme/alice opted back in: memory is read and written again (nothing deleted comes back)\n");
+      out = [];
+      expect(await main(["memories", "opt-in", ...as(), "--json"])).toBe(0);
+      expect(JSON.parse(stdout())).toEqual({ tenantId: "acme", userId: "alice", optedOut: false, changed: false });
+      out = [];
+      expect(await main(["memories", "list", ...as(), "--json"])).toBe(0);
+      expect(JSON.parse(stdout())).toMatchObject({ optedOut: false, total: 3 });
+    }, 60_000);
+
+    it("opt-out --purge deletes everything too, after the same confirmation as forget-all", async () => {
+      expect(await main(["memories", "opt-out", ...as(), "--purge"])).toBe(1);
+      expect(err.join("")).toContain("refusing to delete everything without confirmation: stdin is not a terminal; pass --yes to confirm");
+      await withDb(async (db) => expect(await count(db, "SELECT count(*)::int AS n FROM memory_settings WHERE user_id = 'alice' AND opted_out")).toBe(0));
+      expect(await main(["memories", "opt-out", ...as(), "--purge", "--yes"])).toBe(0);
+      expect(stdout()).toContain("deleted everything stored: memories 4, profile 1, profileHistory 3, rules 2, jobs 0, threads 1, confirmations 0\n");
+      await withDb(async (db) => {
+        expect(await count(db, "SELECT count(*)::int AS n FROM memories WHERE tenant_id = 'acme' AND user_id = 'alice'")).toBe(0);
+        expect(await count(db, "SELECT count(*)::int AS n FROM memory_settings WHERE tenant_id = 'acme' AND user_id = 'alice' AND opted_out")).toBe(1);
+        expect(await count(db, "SELECT count(*)::int AS n FROM memories WHERE user_id = 'bob'")).toBe(1);
+        expect(await count(db, "SELECT count(*)::int AS n FROM memory_deletion_audit WHERE via = 'controls.optOut' AND actor = 'cli'")).toBeGreaterThan(0);
+      });
+      await reseed();
+    }, 60_000);
   });
 
   describe("profile", () => {

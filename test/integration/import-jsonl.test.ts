@@ -153,10 +153,10 @@ describe("langgraph-memory import-jsonl", () => {
     }
   });
 
-  it("needs --tenant and --user, and a readable file", async () => {
+  it("needs --user (the tenant defaults as in every command), and a readable file", async () => {
     const file = await skillFile("cli-errors.jsonl");
     expect(await main(["import-jsonl", file, "--tenant", "acme"])).toBe(1);
-    expect(err.join("\n")).toContain("error SCOPE_REQUIRED: --tenant T and --user U are required");
+    expect(err.join("\n")).toContain("error SCOPE_REQUIRED: --user U is required: whose memories the entries become");
     expect(await main(["import-jsonl", join(dir, "missing.jsonl"), "--tenant", "acme", "--user", "u", "--database-url", "memory://"])).toBe(1);
     expect(err.join("\n")).toContain("error MEMORY_FILE_UNAVAILABLE");
   });

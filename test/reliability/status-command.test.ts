@@ -52,7 +52,7 @@ describe.each(testEngines())("langgraph-memory status on %s", (engine) => {
     const s = await status();
     expect(s.migrations).toMatchObject({ applied: 0, known: loadMigrations().length, latest: null });
     expect(s.queue).toBeNull();
-    expect(s.warnings.join("\n")).toMatch(/not applied: run `langgraph-memory migrate`/);
+    expect(s.warnings.join("\n")).toMatch(/not applied: run `npx langgraph-memory migrate`/);
     expect((await status()).migrations.applied).toBe(0);
   });
 
@@ -69,7 +69,7 @@ describe.each(testEngines())("langgraph-memory status on %s", (engine) => {
     expect(s.database.pgvector).toBe(engine === "pglite" ? true : s.database.pgvectorAvailable && s.database.pgvector);
     expect(s.queue).toMatchObject({ pending: 1, running: 0, inbox: 1, liveWorkers: 0, lastHeartbeat: null });
     expect(s.queue!.oldestAgeMs!).toBeGreaterThan(3_000_000);
-    expect(s.warnings.join("\n")).toMatch(/2 queued job\(s\), the oldest 60 min old, and no worker polling/);
+    expect(s.warnings.join("\n")).toMatch(/2 queued jobs, the oldest 60 min old, and no worker polling/);
 
     await withDb(async (db) => {
       await new JobWorker(db, { handlers: { "memory-extraction": async () => undefined }, listen: false }).drain();

@@ -4,8 +4,11 @@ import { parseCommandArgs } from "../common-options.js";
 import { createMemory } from "../../memory.js";
 import { isMemoryError } from "../../errors.js";
 import { MemorySession, renderTurn } from "./demo.js";
+import { SCOPE_HELP, SCOPE_OPTIONS, requireUser, scopeArgs } from "../scope-options.js";
+import { cliCommand } from "../../core/cli-name.js";
+import { countOf } from "../../core/plural.js";
 
-const HELP = `usage: langgraph-memory chat --user ID [--tenant T] [--thread ID] [--database-url URL] [--schema NAME]
+const HELP = `usage: langgraph-memory chat --user U [--tenant T] [--thread ID] [--database-url URL] [--schema NAME]
 
 Talk to the memory agent in the terminal, through the same pipeline as the graph (load_memory →
 summarize → agent → schedule_extraction, extraction run by a worker after each answer). Every turn
@@ -13,8 +16,7 @@ shows what was retrieved and injected and what was written. Without MODEL the of
 answers from memory (labelled). Memory persists in the database (default: embedded in
 ./.langgraph-memory/; DATABASE_URL or --database-url for server Postgres).
 
-  --user ID      whose memory (required)
-  --tenant T     tenant (default "default")
+${SCOPE_HELP}
   --thread ID    continue a thread (default: a new thread, printed at start)
 
 Commands:
@@ -26,7 +28,7 @@ Commands:
 export const command: CliCommand = {
   summary: "an interactive chat with the memory agent (/memories, /forget ID, /summary, /exit)",
   async run(argv) {
-    const { values } = parseCommandArgs(argv, { user: { type: "string" }, tenant: { type: "string" }, thread: { type: "string" } });
+    const { values } = parseCommandArgs(argv, { ...SCOPE_OPTIONS, thread: { type: "string" } });
     if (values.help) {
       console.log(HELP);
       return 0;
@@ -35,7 +37,7 @@ export const command: CliCommand = {
       console.error("--user ID is required (whose memory to use)\n\n" + HELP);
       return 2;
     }
-    const scope = { tenantId: values.tenant ?? "default", userId: values.user };
+    const scope = requireUser(values);
     const threadId = values.thread ?? `chat-${new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "")}`;
     const memory = await createMemory({ databaseUrl: values["database-url"], schema: values.schema });
     const session = new MemorySession(memory, scope);
@@ -63,7 +65,7 @@ export const command: CliCommand = {
             const seen = await memory.controls.inspect(scope);
             const active = seen.memories.filter((m) => m.status === "active");
             if (seen.optedOut) print("memory is off for this user (opted out)");
-            print(`${active.length} active memor${active.length === 1 ? "y" : "ies"}:`);
+            print(`${countOf(active.length, "active memory", "active memories")}:`);
             for (const m of active) print(`  ${m.id}  [${m.kind}] ${m.text.replace(/\s+/g, " ").slice(0, 120)} (${m.createdAt.slice(0, 10)})`);
             const profile = Object.entries(seen.profile?.document ?? {});
             print(`profile: ${profile.length > 0 ? profile.map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(", ") : "(empty)"}`);
@@ -72,7 +74,7 @@ export const command: CliCommand = {
             if (!id) print("usage: /forget ID (ids are listed by /memories)");
             else {
               const { deleted } = await memory.controls.deleteMemory(scope, id, { actor: "user" });
-              print(`deleted ${deleted} memor${deleted === 1 ? "y" : "ies"}`);
+              print(`deleted ${countOf(deleted, "memory", "memories")}`);
             }
           } else if (line === "/summary") {
             const summary = await session.summary(threadId);
@@ -94,7 +96,7 @@ export const command: CliCommand = {
       rl.close();
       await memory.close();
     }
-    print(`bye — continue later with: langgraph-memory chat --user ${scope.userId}${values.tenant ? ` --tenant ${values.tenant}` : ""} --thread ${threadId}`);
+    print(`bye — continue later with: ${cliCommand(`chat ${scopeArgs(scope)} --thread ${threadId}`)}`);
     return 0;
   },
 };

@@ -13,6 +13,8 @@ import { createMemoryAgentNode, memoryWorker, withMemory, type MemoryTurnEvent }
 import { createMemory, type LangGraphMemory } from "../../memory.js";
 import { sessionMemoryId } from "../../sessions/session-memory-id.js";
 import type { MemoryUsage, ProfileDocument, RetrievedMemory, SessionSummary } from "../../state/types.js";
+import { cliCommand } from "../../core/cli-name.js";
+import { countOf } from "../../core/plural.js";
 
 // ── The session engine shared by `demo` and `chat` ─────────────────────────────────────────────
 
@@ -289,9 +291,9 @@ export const command: CliCommand = {
       for (const m of byStatus("active").filter((m) => sessionIds.has(m.id))) out(`  session     ${q(m.text, 90)} (${m.source.threadId})`);
       const deletedCount = audit.reduce((n, e) => n + e.itemCount, 0);
       out(`  deleted     ${deletedCount} item${deletedCount === 1 ? "" : "s"} on request — the deletion audit records that, never the text`);
-      out(`  jobs        ${(await memory.jobs.list(alice)).filter((j) => j.state === "done").length} extraction jobs done`);
+      out(`  jobs        ${countOf((await memory.jobs.list(alice)).filter((j) => j.state === "done").length, "extraction job")} done`);
       out();
-      out(`done in ${((Date.now() - started) / 1000).toFixed(1)} s. Try it yourself: langgraph-memory chat --user you`);
+      out(`done in ${((Date.now() - started) / 1000).toFixed(1)} s. Try it yourself: ${cliCommand("chat --user you")}`);
       return 0;
     } finally {
       await memory.close();

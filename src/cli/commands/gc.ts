@@ -6,6 +6,7 @@ import { resolveConfig } from "../../config.js";
 import { openDatabase } from "../../db/open.js";
 import { ErrorCodes, MemoryError } from "../../errors.js";
 import { RetentionSweep, type RetentionSummary } from "../../retention/retention-sweep.js";
+import { countOf } from "../../core/plural.js";
 
 const HELP = `usage: langgraph-memory gc [--purge-opted-out | --purge-opted-out-days N]
                            [--episode-ttl-days N] [--unused-days N] [--decay-after-days N]
@@ -117,7 +118,7 @@ function describe(s: RetentionSummary, sweep: RetentionSweep, purged: boolean, m
   const r = sweep.retention;
   const purgedCounts = Object.entries(s.purged).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ");
   return [
-    `retention sweep #${s.runId} done in ${(ms / 1000).toFixed(1)} s (${s.batches} batches)`,
+    `retention sweep #${s.runId} done in ${(ms / 1000).toFixed(1)} s (${countOf(s.batches, "batch", "batches")})`,
     formatFields([
       ["  expired and deleted", `${s.expired}  (past their expiry, or episodes older than ${sweep.episodeTtlDays} days)`],
       ["  archived, unused", `${s.archivedUnused}  (extracted episodes and inferred memories unused for ${r.unusedDays} days)`],

@@ -1,17 +1,22 @@
 import { writeFileSync } from "node:fs";
 import type { CliCommand } from "../cli-command.js";
 import { parseCommandArgs } from "../common-options.js";
-import { CLI_ACTOR, USER_OPTIONS, openUserControls, requireUser, subcommand } from "../user-controls.js";
+import { CLI_ACTOR, USER_OPTIONS, openUserControls, subcommand } from "../user-controls.js";
+import { SCOPE_HELP, requireUser, scopeArgs } from "../scope-options.js";
+import { cliCommand } from "../../core/cli-name.js";
+import { countOf } from "../../core/plural.js";
 import { formatFields, formatTable, printable, shortTime } from "../format-table.js";
 import { confirmByTyping } from "../confirm.js";
 import { ErrorCodes, MemoryError } from "../../errors.js";
 import { MEMORY_KINDS, type MemoryKind } from "../../state/types.js";
-import type { InspectedMemory } from "../../controls/memory-controls.js";
+import type { InspectedMemory, MemoryControls } from "../../controls/memory-controls.js";
+import type { DeletedCounts } from "../../controls/user-data.js";
+import type { UserScope } from "../../core/scope.js";
 import { filterMemories, searchResults, versionsOf } from "../../server/memory-listing.js";
 
-const SUBCOMMANDS = ["list", "show", "edit", "delete", "export", "forget-all"] as const;
+const SUBCOMMANDS = ["list", "show", "edit", "delete", "export", "forget-all", "opt-out", "opt-in"] as const;
 
-const HELP = `usage: langgraph-memory memories <subcommand> --tenant T --user U [options] [--database-url URL] [--schema NAME]
+const HELP = `usage: langgraph-memory memories <subcommand> --user U [--tenant T] [options] [--database-url URL] [--schema NAME]
 
 What is remembered about one user, and what they (or you, for them) can do about it.
 
@@ -23,16 +28,25 @@ What is remembered about one user, and what they (or you, for them) can do about
                                 change the text (re-embedded) and/or kind; it becomes user-stated
   delete ID [--only-this] [--json]
                                 delete it, and the earlier versions it replaced unless --only-this
-  export [--output FILE]        everything about the user as JSON (stdout unless --output)
+  export [--output FILE]        everything about the user as JSON (stdout unless --output): memories,
+                                profile, rules, settings and their conversation threads
   forget-all [--yes] [--json]   delete everything of the user: memories, profile, rules, jobs and
                                 conversation threads. Asks you to type the user id on a terminal;
                                 without a terminal it refuses unless --yes.
+  opt-out [--purge [--yes]] [--json]
+                                stop remembering: nothing is read or written for the user from now
+                                on and their queued jobs are dropped; what is stored is kept (shown
+                                again after opt-in) unless --purge, which deletes it as forget-all
+                                does (and asks the same way)
+  opt-in [--json]               remember again (nothing deleted comes back)
+
+${SCOPE_HELP}
 
 Kinds: ${MEMORY_KINDS.join(", ")}. --embeddings SPEC must match what the store was written with
 (default EMBEDDINGS or "local"). Human-readable tables by default; --json for scripts.`;
 
 export const command: CliCommand = {
-  summary: "list, show, edit, delete, export or forget all memories of one user",
+  summary: "list, show, edit, delete, export or forget all memories of one user; opt them out or in",
   async run(argv) {
     const { sub, rest } = subcommand(argv, SUBCOMMANDS, "memories");
     if (!sub) {
@@ -41,7 +55,7 @@ export const command: CliCommand = {
     }
     const { values, positionals } = parseCommandArgs(
       rest,
-      { ...USER_OPTIONS, kind: { type: "string" }, all: { type: "boolean" }, search: { type: "string" }, text: { type: "string" }, "only-this": { type: "boolean" }, output: { type: "string" }, yes: { type: "boolean" } },
+      { ...USER_OPTIONS, kind: { type: "string" }, all: { type: "boolean" }, search: { type: "string" }, text: { type: "string" }, "only-this": { type: "boolean" }, output: { type: "string" }, yes: { type: "boolean" }, purge: { type: "boolean" } },
       true,
     );
     if (values.help) {
@@ -69,7 +83,7 @@ export const command: CliCommand = {
             return 0;
           }
           if (inspection.optedOut) {
-            console.log(`${user.tenantId}/${user.userId} has opted out of memory: nothing is read (opt back in to see what is stored, or forget-all).`);
+            console.log(`${user.tenantId}/${user.userId} has opted out of memory: nothing is read (opt back in with \`${cliCommand(`memories opt-in ${scopeArgs(user)}`)}\` to see what is stored, or forget-all).`);
             return 0;
           }
           if (listed.length === 0) {
@@ -90,7 +104,7 @@ export const command: CliCommand = {
           ]);
           console.log(formatTable(headers, rows));
           const inactive = inspection.memories.length - inspection.memories.filter((m) => m.status === "active").length;
-          console.log(`\n${listed.length} ${listed.length === 1 ? "memory" : "memories"}${!values.all && inactive > 0 ? ` (${inactive} replaced, expired or set aside not shown; --all shows them)` : ""}`);
+          console.log(`\n${countOf(listed.length, "memory", "memories")}${!values.all && inactive > 0 ? ` (${inactive} replaced, expired or set aside not shown; --all shows them)` : ""}`);
           return 0;
         }
         case "show": {
@@ -122,7 +136,7 @@ export const command: CliCommand = {
         }
         case "delete": {
           const { deleted } = await controls.deleteMemory(user, positionals[0], { includePrevious: !values["only-this"], actor: CLI_ACTOR });
-          console.log(json ? JSON.stringify({ deleted }) : `deleted ${deleted} ${deleted === 1 ? "memory" : `memories (the memory and ${deleted - 1} earlier ${deleted === 2 ? "version" : "versions"})`}`);
+          console.log(json ? JSON.stringify({ deleted }) : `deleted ${deleted === 1 ? "1 memory" : `${deleted} memories (the memory and ${countOf(deleted - 1, "earlier version")})`}`);
           return 0;
         }
         case "export": {
@@ -130,33 +144,37 @@ export const command: CliCommand = {
           const text = `${JSON.stringify(data, null, 2)}\n`;
           if (values.output) {
             writeFileSync(values.output, text, { mode: 0o600 });
-            console.error(`exported ${data.memories.length} memories, ${data.profile ? "the profile" : "no profile"} and ${data.rules.length} rules of ${user.tenantId}/${user.userId} to ${values.output}`);
+            console.error(`exported ${countOf(data.memories.length, "memory", "memories")}, ${data.profile ? "the profile" : "no profile"}, ${countOf(data.rules.length, "rule")} and ${countOf(data.threads?.length ?? 0, "thread")} of ${user.tenantId}/${user.userId} to ${values.output}`);
           } else process.stdout.write(text);
           return 0;
         }
         case "forget-all": {
-          if (!values.yes) {
-            const inspection = await controls.inspect(user);
-            const what = inspection.optedOut
-              ? "everything stored (the user is opted out, so it cannot be counted)"
-              : `${inspection.memories.length} memories, ${inspection.profile ? "the profile" : "no profile"}, ${inspection.rules.length} rules, queued jobs and conversation threads`;
-            const answer = await confirmByTyping(`Delete ${what} of ${user.tenantId}/${user.userId}? This cannot be undone.`, user.userId);
-            if (answer === "no-tty") {
-              console.error("refusing to delete everything without confirmation: stdin is not a terminal; pass --yes to confirm");
-              return 1;
-            }
-            if (answer === "declined") {
-              console.error("cancelled; nothing was deleted");
-              return 1;
-            }
-          }
+          if (!values.yes && !(await confirmDeleteEverything(controls, user))) return 1;
           // The same two steps as the API: a one-time token, spent at once.
           const { token } = await controls.requestDeleteAll(user);
           const deleted = await controls.deleteAll(user, token, { actor: CLI_ACTOR });
           if (json) console.log(JSON.stringify({ deleted }));
-          else {
-            console.log(`deleted everything of ${user.tenantId}/${user.userId}: ${Object.entries(deleted).map(([k, n]) => `${k} ${n}`).join(", ")}`);
+          else console.log(`deleted everything of ${user.tenantId}/${user.userId}: ${describeDeleted(deleted)}`);
+          return 0;
+        }
+        case "opt-out": {
+          if (values.yes && !values.purge) throw new MemoryError(ErrorCodes.INVALID_INPUT, "--yes confirms --purge; opting out alone deletes nothing stored and needs no confirmation");
+          if (values.purge && !values.yes && !(await confirmDeleteEverything(controls, user, "opt out and delete"))) return 1;
+          const { changed, purged } = await controls.optOut(user, { purge: Boolean(values.purge), actor: CLI_ACTOR });
+          if (json) {
+            console.log(JSON.stringify({ tenantId: user.tenantId, userId: user.userId, optedOut: true, changed, purged }));
+            return 0;
           }
+          const who = `${user.tenantId}/${user.userId}`;
+          console.log(changed ? `${who} opted out of memory: nothing is read or written for them from now on, and their queued jobs were dropped` : `${who} was already opted out of memory`);
+          console.log(purged ? `deleted everything stored: ${describeDeleted(purged)}` : `what is stored is kept; delete it with \`${cliCommand(`memories forget-all ${scopeArgs(user)}`)}\``);
+          console.log(`opt back in with \`${cliCommand(`memories opt-in ${scopeArgs(user)}`)}\``);
+          return 0;
+        }
+        case "opt-in": {
+          const { changed } = await controls.optIn(user);
+          if (json) console.log(JSON.stringify({ tenantId: user.tenantId, userId: user.userId, optedOut: false, changed }));
+          else console.log(changed ? `${user.tenantId}/${user.userId} opted back in: memory is read and written again (nothing deleted comes back)` : `${user.tenantId}/${user.userId} was not opted out; nothing changed`);
           return 0;
         }
       }
@@ -166,6 +184,27 @@ export const command: CliCommand = {
     }
   },
 };
+
+/**
+ * Ask on the terminal before deleting everything of the user (the user id must be typed); false,
+ * with the reason on stderr, when it was declined or nobody could answer.
+ */
+async function confirmDeleteEverything(controls: MemoryControls, user: UserScope, action = "delete"): Promise<boolean> {
+  const inspection = await controls.inspect(user);
+  const what = inspection.optedOut
+    ? "everything stored (the user is opted out, so it cannot be counted)"
+    : `${countOf(inspection.memories.length, "memory", "memories")}, ${inspection.profile ? "the profile" : "no profile"}, ${countOf(inspection.rules.length, "rule")}, queued jobs and conversation threads`;
+  const verb = action.charAt(0).toUpperCase() + action.slice(1);
+  const answer = await confirmByTyping(`${verb} ${what} of ${user.tenantId}/${user.userId}? This cannot be undone.`, user.userId);
+  if (answer === "no-tty") console.error("refusing to delete everything without confirmation: stdin is not a terminal; pass --yes to confirm");
+  else if (answer === "declined") console.error("cancelled; nothing was deleted");
+  return answer === "confirmed";
+}
+
+/** "memories 4, profile 1, …": the counts of a deletion, as `DeletedCounts` names them (scripts read --json). */
+function describeDeleted(deleted: DeletedCounts): string {
+  return Object.entries(deleted).map(([k, n]) => `${k} ${n}`).join(", ");
+}
 
 function parseKinds(value: string): MemoryKind[] {
   const kinds = value.split(",").map((k) => k.trim()).filter(Boolean);

@@ -2,6 +2,7 @@ import type { CliCommand } from "../cli-command.js";
 import { parseCommandArgs } from "../common-options.js";
 import { connectDatabase } from "../../db/open.js";
 import { migrate } from "../../db/migrate.js";
+import { countOf } from "../../core/plural.js";
 
 const HELP = `usage: langgraph-memory migrate [--database-url URL] [--schema NAME] [--json]
 
@@ -20,8 +21,8 @@ export const command: CliCommand = {
     try {
       const result = await migrate(db);
       if (values.json) console.log(JSON.stringify({ ...result, schema: db.schema, engine: db.engine }));
-      else if (result.applied.length === 0) console.log(`schema ${db.schema} (${db.engine}) is up to date (${result.alreadyApplied} migrations)`);
-      else console.log(`applied ${result.applied.length} migration(s) to ${db.schema} (${db.engine}): ${result.applied.join(", ")}`);
+      else if (result.applied.length === 0) console.log(`schema ${db.schema} (${db.engine}) is up to date (${countOf(result.alreadyApplied, "migration")})`);
+      else console.log(`applied ${countOf(result.applied.length, "migration")} to ${db.schema} (${db.engine}): ${result.applied.join(", ")}`);
       return 0;
     } finally {
       await db.close();

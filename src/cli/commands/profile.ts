@@ -1,12 +1,13 @@
 import type { CliCommand } from "../cli-command.js";
 import { parseCommandArgs } from "../common-options.js";
-import { USER_OPTIONS, openUserControls, requireUser, subcommand } from "../user-controls.js";
+import { USER_OPTIONS, openUserControls, subcommand } from "../user-controls.js";
+import { SCOPE_HELP, requireUser } from "../scope-options.js";
 import { formatTable, printable, shortTime } from "../format-table.js";
 import { ErrorCodes, MemoryError } from "../../errors.js";
 
 const SUBCOMMANDS = ["show", "set"] as const;
 
-const HELP = `usage: langgraph-memory profile <subcommand> --tenant T --user U [options] [--database-url URL] [--schema NAME]
+const HELP = `usage: langgraph-memory profile <subcommand> --user U [--tenant T] [options] [--database-url URL] [--schema NAME]
 
 The user's profile: stable facts (name, timezone, units, language, location, occupation, employer, plan, notes).
 
@@ -17,8 +18,10 @@ The user's profile: stable facts (name, timezone, units, language, location, occ
         JSON merge patch. Invalid values change nothing and name the field.
 
 Examples:
-  langgraph-memory profile set --tenant acme --user alice name=Alice timezone=Europe/Paris units=metric
-  langgraph-memory profile set --tenant acme --user alice --unset notes`;
+  npx langgraph-memory profile set --user alice --tenant acme name=Alice timezone=Europe/Paris units=metric
+  npx langgraph-memory profile set --user alice --unset notes          # alice of the tenant "default"
+
+${SCOPE_HELP}`;
 
 export const command: CliCommand = {
   summary: "show or change one user's profile",

@@ -6,6 +6,7 @@ import { createEmbeddings } from "../../embeddings/create-embeddings.js";
 import { reembedMemories } from "../../store/reembed.js";
 import { ProgressBar } from "../progress.js";
 import { ErrorCodes, MemoryError } from "../../errors.js";
+import { countOf } from "../../core/plural.js";
 
 const HELP = `usage: langgraph-memory reembed [--batch N] [--embeddings SPEC] [--database-url URL] [--schema NAME] [--json]
 
@@ -39,7 +40,7 @@ export const command: CliCommand = {
       if (values.json) console.log(JSON.stringify(result));
       else {
         const before = result.previous ? `${result.previous.embedder} (${result.previous.dims} dims)` : "nothing recorded";
-        console.log(`re-embedded ${result.memories} memories: ${before} → ${result.current.embedder} (${result.current.dims} dims)`);
+        console.log(`re-embedded ${countOf(result.memories, "memory", "memories")}: ${before} → ${result.current.embedder} (${result.current.dims} dims)`);
       }
       return 0;
     } finally {

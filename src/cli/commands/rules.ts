@@ -1,6 +1,7 @@
 import type { CliCommand } from "../cli-command.js";
 import { parseCommandArgs } from "../common-options.js";
-import { CLI_ACTOR, USER_OPTIONS, openUserControls, requireUser, subcommand } from "../user-controls.js";
+import { CLI_ACTOR, USER_OPTIONS, openUserControls, subcommand } from "../user-controls.js";
+import { SCOPE_HELP, requireUser } from "../scope-options.js";
 import { formatTable, printable, shortTime } from "../format-table.js";
 import { ErrorCodes, MemoryError } from "../../errors.js";
 import { exportRule } from "../../procedural/rule-queries.js";
@@ -8,14 +9,16 @@ import { REVIEW_STATES, type ReviewState } from "../../procedural/rule-types.js"
 
 const SUBCOMMANDS = ["list", "approve", "revoke"] as const;
 
-const HELP = `usage: langgraph-memory rules <subcommand> --tenant T --user U [options] [--database-url URL] [--schema NAME]
+const HELP = `usage: langgraph-memory rules <subcommand> --user U [--tenant T] [options] [--database-url URL] [--schema NAME]
 
 The user's own procedural rules ("answer with diffs, not full files"): extraction proposes them,
 only approved ones reach the prompt (from the next turn on).
 
   list [--state S[,S]] [--json]   rules in every state, or only ${REVIEW_STATES.join(" / ")}
   approve ID [--json]             approve a proposed (or revoked) rule
-  revoke ID [--json]              revoke a rule: it stops reaching the prompt`;
+  revoke ID [--json]              revoke a rule: it stops reaching the prompt
+
+${SCOPE_HELP}`;
 
 export const command: CliCommand = {
   summary: "list, approve or revoke one user's procedural rules",

@@ -12,9 +12,12 @@ import { MemorySettingsStore } from "../../controls/settings-store.js";
 import { MemoryControls } from "../../controls/memory-controls.js";
 import { RetentionSweep } from "../../retention/retention-sweep.js";
 import { createMemoryServer, DEFAULT_HOST, DEFAULT_PORT } from "../../server/memory-server.js";
-import { RECOMMENDED_TOKEN_CHARS, TOKEN_ENV_VARS, TokenTable, type AuthenticatedUser } from "../../server/authentication.js";
+import { parseUserSpec } from "../scope-options.js";
+import { DEFAULT_TENANT_ID } from "../../core/scope.js";
+import { countOf } from "../../core/plural.js";
+import { RECOMMENDED_TOKEN_CHARS, TOKEN_ENV_VARS, TokenTable } from "../../server/authentication.js";
 
-const HELP = `usage: langgraph-memory serve [--port N] [--host ADDR] [--tokens-file FILE] [--dev-user TENANT:USER]
+const HELP = `usage: langgraph-memory serve [--port N] [--host ADDR] [--tokens-file FILE] [--dev-user [TENANT:]USER]
                               [--body-limit BYTES] [--embeddings SPEC] [--no-viewer] [--log]
                               [--database-url URL] [--schema NAME]
 
@@ -26,8 +29,9 @@ SIGINT/SIGTERM. Every request acts for the one user its bearer token maps to.
                          (put it behind TLS)
   --tokens-file FILE     tokens as JSON {"<token>": {"tenantId": "acme", "userId": "alice"}, …};
                          or ${TOKEN_ENV_VARS.tokensFile}=FILE, or the JSON itself in ${TOKEN_ENV_VARS.tokens}
-  --dev-user T:U         local development: print a one-time sign-in link for tenant T, user U
-                         (only on a loopback host; press Enter for a new link). Needs no tokens.
+  --dev-user [T:]U       local development: print a one-time sign-in link for user U of tenant T
+                         (default tenant "${DEFAULT_TENANT_ID}", as every command); only on a loopback
+                         host; press Enter for a new link. Needs no tokens.
   --body-limit BYTES     largest request body (default 65536)
   --embeddings SPEC      must match what the store was written with (default EMBEDDINGS or "local")
   --no-viewer            API only
@@ -58,7 +62,7 @@ export const command: CliCommand = {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new MemoryError(ErrorCodes.INVALID_INPUT, "--port: an integer from 0 to 65535");
     const host = values.host ?? DEFAULT_HOST;
     const bodyLimit = values["body-limit"] === undefined ? undefined : Number(values["body-limit"]);
-    const devUser = values["dev-user"] === undefined ? null : parseDevUser(values["dev-user"]);
+    const devUser = values["dev-user"] === undefined ? null : parseUserSpec(values["dev-user"], "--dev-user");
     if (devUser && !LOOPBACK.has(host)) {
       console.error(`refusing to start: --dev-user signs anyone in who can reach the server, so it only runs on a loopback host (127.0.0.1, ::1), not ${host}; configure tokens instead`);
       return 2;
@@ -69,7 +73,7 @@ export const command: CliCommand = {
         [
           "refusing to start: no access tokens are configured, so nobody could use the server.",
           `Set ${TOKEN_ENV_VARS.tokens}='{"<token>":{"tenantId":"acme","userId":"alice"}}' (or ${TOKEN_ENV_VARS.tokensFile} / --tokens-file FILE),`,
-          "or for local development run with --dev-user TENANT:USER.",
+          "or for local development run with --dev-user USER (or --dev-user TENANT:USER).",
         ].join("\n"),
       );
       return 2;
@@ -78,7 +82,7 @@ export const command: CliCommand = {
       console.error(`warning: listening on ${host}, beyond this machine: bearer tokens travel in clear over plain HTTP — put the server behind TLS (a reverse proxy)`);
     }
     if (tokens && tokens.weakTokens > 0) {
-      console.error(`warning: ${tokens.weakTokens} configured token(s) are shorter than ${RECOMMENDED_TOKEN_CHARS} characters and could be guessed; use long random tokens (e.g. openssl rand -base64 32)`);
+      console.error(`warning: ${countOf(tokens.weakTokens, "configured token is", "configured tokens are")} shorter than ${RECOMMENDED_TOKEN_CHARS} characters and could be guessed; use long random tokens (e.g. openssl rand -base64 32)`);
     }
 
     const config = resolveConfig({ databaseUrl: values["database-url"], schema: values.schema, embeddings: values.embeddings });
@@ -100,7 +104,7 @@ export const command: CliCommand = {
       const url = await server.listen({ port, host });
       const where = config.databaseUrl ? redactUrl(config.databaseUrl) : `embedded database in ${config.dataDir}`;
       console.log(`langgraph-memory: API${values["no-viewer"] ? "" : " and memory viewer"} on ${url} (${where})`);
-      if (tokens) console.log(`${tokens.size} access token(s) configured`);
+      if (tokens) console.log(`${countOf(tokens.size, "access token")} configured`);
       const printLink = () => {
         if (!devUser || !server) return;
         const { code, expiresAt } = server.sessions.issueLoginCode(devUser);
@@ -115,14 +119,6 @@ export const command: CliCommand = {
     }
   },
 };
-
-function parseDevUser(value: string): AuthenticatedUser {
-  const i = value.indexOf(":");
-  const tenantId = i > 0 ? value.slice(0, i) : "";
-  const userId = i > 0 ? value.slice(i + 1) : "";
-  if (!tenantId.trim() || !userId.trim()) throw new MemoryError(ErrorCodes.INVALID_INPUT, "--dev-user: write TENANT:USER, e.g. acme:alice");
-  return { tenantId, userId };
-}
 
 /** Resolve on SIGINT/SIGTERM; with `onEnter`, each Enter on the terminal calls it (a new sign-in link). */
 function waitForStop(onEnter?: () => void): Promise<void> {
