@@ -27,6 +27,7 @@ import { withUserWriteLock } from "../extraction/write/write-lock.js";
 import { forgetEverywhere, profileChangeWithdrawal } from "../forgetting/forget-everywhere.js";
 import { withdrawalForMemories } from "../forgetting/memory-withdrawal.js";
 import type { Withdrawal } from "../sessions/withdrawal.js";
+import { exportUserStoreItemsIn } from "../store/store-item-queries.js";
 
 export type MemoryLifecycleStatus = "active" | "archived" | "superseded" | "expired" | "inactive";
 
@@ -439,6 +440,7 @@ export class MemoryControls {
         profile: await this.profiles.exportIn(tx, s),
         rules: await this.rules.exportIn(tx, s),
         settings: await this.settings.exportIn(tx, s),
+        storeItems: await exportUserStoreItemsIn(tx, s),
       };
     }, { scope: s });
   }

@@ -4,6 +4,7 @@ import type { ExportedMemory } from "../store/types.js";
 import type { ExportedProfile } from "../profile/profile-store.js";
 import type { ExportedRule } from "../procedural/rule-types.js";
 import type { ExportedSettings } from "./settings-store.js";
+import type { ExportedStoreItem } from "../store/store-item-queries.js";
 
 export const USER_EXPORT_FORMAT = "langgraph-memory/user-export";
 export const USER_EXPORT_VERSION = 1;
@@ -11,8 +12,9 @@ export const USER_EXPORT_VERSION = 1;
 /**
  * Everything stored about one user, as JSON: memories (superseded, expired and deactivated ones
  * included, so the supersede chains are whole), the profile with its change history, the user's
- * own rules (every review state) and settings. No embeddings (they are recomputed on import) and
- * no conversation threads (those belong to the checkpointer).
+ * own rules (every review state), settings and the LangGraph `BaseStore` items the user's store
+ * wrote. No embeddings (they are recomputed on import) and no conversation threads (those belong
+ * to the checkpointer).
  */
 export interface UserExport {
   format: typeof USER_EXPORT_FORMAT;
@@ -24,6 +26,8 @@ export interface UserExport {
   profile: ExportedProfile | null;
   rules: ExportedRule[];
   settings: ExportedSettings | null;
+  /** BaseStore items of the user (`LangGraphStore.forScope` / `forConfig`); absent in older exports. */
+  storeItems?: ExportedStoreItem[];
 }
 
 // The envelope only: items are validated field by field by the store that imports them.
@@ -37,6 +41,7 @@ const ExportEnvelope = z.object({
   profile: z.record(z.string(), z.unknown()).nullable(),
   rules: z.array(z.record(z.string(), z.unknown())),
   settings: z.record(z.string(), z.unknown()).nullable(),
+  storeItems: z.array(z.record(z.string(), z.unknown())).optional(),
 });
 
 /** Check that `data` is a user export this version can read (INVALID_INPUT naming the problem). */
