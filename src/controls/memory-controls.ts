@@ -409,7 +409,8 @@ export class MemoryControls {
 
   /**
    * Delete everything of the user: memories (with embeddings and full-text entries), profile and
-   * history, their rules, queued jobs (whose payloads hold their messages) and conversation threads.
+   * history, their rules, queued jobs (whose payloads hold their messages), the `BaseStore` items
+   * their store wrote (`LangGraphStore.forScope` / `forConfig`) and conversation threads.
    * Needs a token from {@link requestDeleteAll}; a wrong, expired, used or other user's token is
    * CONFIRMATION_INVALID and deletes nothing. The opt-out setting is kept. Audited per kind.
    *
