@@ -5,7 +5,7 @@
  */
 import type { Item, SearchItem } from "@langchain/langgraph-checkpoint";
 import type { UserScope } from "../core/scope.js";
-import type { MemoryRepository } from "./memory-store.js";
+import { deleteMemoriesIn, type MemoryRepository } from "./memory-store.js";
 import type { Memory } from "./types.js";
 import { compileItemFilter } from "./item-filter.js";
 import { matchingItemKeysSql } from "./memory-queries.js";
@@ -40,9 +40,10 @@ export class MemoryItems {
     await this.repository.add(scope, newMemoryOf(checked, derivedMemoryId(scope, key), key, ttl, now));
   }
 
+  /** Delete the memory under this key; allowed while the user is opted out (reads are not, so no lookup first). */
   async delete(scope: UserScope, key: string): Promise<void> {
-    const m = await this.find(scope, key);
-    if (m) await this.repository.delete(scope, m.id, { via: "store.basestore.delete" });
+    const s = { level: "user" as const, ...scope };
+    await this.repository.db.transaction((tx) => deleteMemoriesIn(tx, s, candidateIds(scope, key), { via: "store.basestore.delete" }), { scope });
   }
 
   /**

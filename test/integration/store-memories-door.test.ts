@@ -179,8 +179,12 @@ describe.each(testEngines())("the BaseStore door onto the memory table on %s", (
     expect(await store.search(["memories", "acme", dana.userId])).toEqual([]);
     expect(code(await danas.put(["notes", dana.userId], "n2", { text: "x" }).catch((e) => e))).toBe("OPTED_OUT");
     expect(code(await store.put(["memories", "acme", dana.userId], "k", { text: "x" }).catch((e) => e))).toBe("OPTED_OUT");
+    // Deleting still works while opted out, through the BaseStore too.
+    await store.delete(["memories", "acme", dana.userId], "pet");
     await controls.optIn(dana);
     expect((await shared.search(["notes", dana.userId])).map((i) => i.key)).toEqual(["n1"]);
+    expect(await store.get(["memories", "acme", dana.userId], "pet")).toBeNull();
+    await danas.put(["memories", "acme", dana.userId], "pet", { text: "Has a cat named Miso." });
 
     const { token } = await controls.requestDeleteAll(dana);
     const counts = await controls.deleteAll(dana, token);
