@@ -27,7 +27,7 @@ import { withUserWriteLock } from "../extraction/write/write-lock.js";
 import { forgetEverywhere, profileChangeWithdrawal } from "../forgetting/forget-everywhere.js";
 import { withdrawalForMemories } from "../forgetting/memory-withdrawal.js";
 import type { Withdrawal } from "../sessions/withdrawal.js";
-import { exportUserStoreItemsIn } from "../store/store-item-queries.js";
+import { exportUserStoreItemsIn, importUserStoreItemsIn } from "../store/store-item-queries.js";
 
 export type MemoryLifecycleStatus = "active" | "archived" | "superseded" | "expired" | "inactive";
 
@@ -90,6 +90,8 @@ export interface ImportResult {
   profileHistory: number;
   rules: { imported: number; skipped: number };
   settings: boolean;
+  /** BaseStore items restored as the user's (skipped: the tenant already holds that namespace and key). */
+  storeItems: { imported: number; skipped: number };
   /** Items left out (not stored) because they hold secrets or special-category data: counts and categories, never values. */
   refused: ImportRefusals;
 }
@@ -455,7 +457,8 @@ export class MemoryControls {
    * user's ids. What the user already has is skipped, so repeating an import is harmless. Invalid data is INVALID_INPUT and imports nothing; OPTED_OUT while opted out.
    * The export may come from another user or deployment: everything lands in `scope`. Items holding
    * secrets or (unless allowed) special-category data are left out and counted in `refused` — the
-   * write policy's filter, as for every other write; the rest imports.
+   * write policy's filter, as for every other write; the rest imports. BaseStore items (`storeItems`)
+   * come back as the user's, without vectors, never over an item the tenant already holds.
    */
   async import(scope: UserScope, data: unknown): Promise<ImportResult> {
     const s = resolveUserScope(scope);
@@ -468,7 +471,8 @@ export class MemoryControls {
       const profileHistory = doc.profile ? (await this.profiles.importIn(tx, s, doc.profile)).history : 0;
       const rules = await this.rules.importIn(tx, s, doc.rules);
       if (doc.settings) await this.settings.importIn(tx, s, doc.settings);
-      return { memories, profile: doc.profile !== null, profileHistory, rules, settings: doc.settings !== null, refused };
+      const storeItems = await importUserStoreItemsIn(tx, s, doc.storeItems ?? []);
+      return { memories, profile: doc.profile !== null, profileHistory, rules, settings: doc.settings !== null, storeItems, refused };
     }, { scope: s });
   }
 

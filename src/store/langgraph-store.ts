@@ -1,5 +1,4 @@
 import type { Embeddings } from "@langchain/core/embeddings";
-import { strictJson } from "../core/strict-json.js";
 import {
   BaseStore,
   InvalidNamespaceError,
@@ -18,12 +17,12 @@ import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
 import { normalize, validateVector, dimensionMismatch } from "../embeddings/vector.js";
 import { embedderIdOf } from "../embeddings/create-embeddings.js";
 import { compileItemFilter } from "./item-filter.js";
-import { isPlainObject } from "../core/json.js";
 import { textsAtPath } from "./json-path-text.js";
 import { ensureEmbeddingSetting } from "./embedding-settings.js";
 import { vectorLiteral } from "./memory-row.js";
 import { sensitiveCategoryIn, sensitiveContent } from "../sensitive/sensitive-content.js";
-import { checkIdText, checkWellFormed } from "../core/well-formed-text.js";
+import { checkIdText } from "../core/well-formed-text.js";
+import { arrayLiteral, checkNamespace, itemJson } from "./item-checks.js";
 import { migrate } from "../db/migrate.js";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { readScopeId, type UserScope } from "../core/scope.js";
@@ -457,18 +456,6 @@ export class LangGraphStore extends BaseStore {
   }
 }
 
-/**
- * An item value as JSON text: a plain object (a Date, array or class instance would be stored as
- * something else than what was put), that JSON can hold (no BigInt, not nested beyond the
- * engine's stack, no NaN or ±Infinity, which would read back as null) and without NUL characters
- * (jsonb cannot hold them).
- */
-function itemJson(value: unknown): string {
-  if (!isPlainObject(value)) throw invalidInput("value", "must be a plain object (or null to delete)");
-  const json = strictJson(value, "value");
-  if (json.includes("\\u0000")) throw invalidInput("value", "must not contain NUL characters");
-  return json;
-}
 
 /** The search filter as SQL; operands JSON cannot hold (a BigInt, a cycle) are INVALID_INPUT. */
 function filterSql(filter: unknown, params: unknown[]): string {
@@ -506,27 +493,7 @@ function matchSql(c: MatchCondition, params: unknown[]): string {
   return `(${parts.join(" AND ")})`;
 }
 
-/** A text[] literal for comparing `namespace::text` (quotes every label). */
-function arrayLiteral(labels: string[]): string {
-  return `{${labels.map((l) => `"${l.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`).join(",")}}`;
-}
 
-/**
- * LangGraph's namespace rules as typed errors: labels are non-empty strings without `.`, `:` or
- * NUL (BaseStore's own rules). `%`, `_`, quotes and backslashes are stored verbatim.
- */
-function checkNamespace(ns: unknown, field: string, allowEmpty: boolean): void {
-  if (!Array.isArray(ns)) throw invalidInput(field, "must be an array of strings");
-  if (ns.length === 0 && !allowEmpty) throw invalidInput(field, "must not be empty");
-  for (const label of ns) {
-    if (typeof label !== "string") throw invalidInput(field, `labels must be strings, got ${typeof label}`);
-    if (label === "") throw invalidInput(field, "labels must not be empty");
-    if (label.includes(".")) throw invalidInput(field, `label ${JSON.stringify(label)} contains a period; periods separate paths in LangGraph and are not allowed in labels`);
-    if (label.includes(":")) throw invalidInput(field, `label ${JSON.stringify(label)} contains a colon, which LangGraph's BaseStore does not allow in labels`);
-    if (label.includes("\0")) throw invalidInput(field, "labels must not contain NUL characters");
-    checkWellFormed(label, `${field} label`);
-  }
-}
 
 /** A search's limit and offset as the items' searches check them. */
 function checkPage(op: SearchOperation): void {

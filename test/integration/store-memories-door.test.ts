@@ -197,6 +197,19 @@ describe.each(testEngines())("the BaseStore door onto the memory table on %s", (
     expect((await shared.get(["handbook"], `h-${dana.userId}`))?.value.text).toBe("Shared by the tenant");
     expect((await controls.deletionLog(dana)).map((e) => e.itemKind)).toContain("store_item");
 
+    // Import restores the exported items as the user's (memories as memories), skipping what the
+    // tenant already holds and items holding secrets.
+    const secret = { namespace: ["notes", dana.userId], key: "pw", value: { text: "my password is Hunter2-Secret!" }, createdAt: doc.exportedAt, updatedAt: doc.exportedAt, expiresAt: null, ttlMinutes: null };
+    const taken = { ...doc.storeItems![0], namespace: ["handbook"], key: `h-${dana.userId}`, value: { text: "squatted" } };
+    const result = await controls.import(dana, { ...doc, storeItems: [...doc.storeItems!, secret, taken] });
+    expect(result.storeItems).toEqual({ imported: 2, skipped: 1 });
+    expect(result.refused).toMatchObject({ storeItems: 1 });
+    expect((await controls.export(dana)).storeItems?.map((i) => [i.namespace, i.key, i.value])).toEqual(doc.storeItems!.map((i) => [i.namespace, i.key, i.value]));
+    expect((await shared.get(["handbook"], `h-${dana.userId}`))?.value.text).toBe("Shared by the tenant");
+    expect((await store.search(["memories", "acme", dana.userId])).map((i) => i.value.text)).toEqual(["Has a cat named Miso."]);
+    const bad = await controls.import(dana, { ...doc, storeItems: [{ ...doc.storeItems![0], namespace: ["memories", "acme", dana.userId] }] }).catch((e) => e);
+    expect(code(bad)).toBe("INVALID_INPUT");
+
     // Opt-out with purge deletes them too.
     await store.forScope(erin).put(["notes", erin.userId], "n2", { text: "Erin's second note" });
     const { purged } = await controls.optOut(erin, { purge: true });
