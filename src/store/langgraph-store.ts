@@ -193,6 +193,7 @@ export class LangGraphStore extends BaseStore {
    */
   async setup(): Promise<void> {
     await migrate(this.db);
+    await this.db.refreshCapabilities();
   }
 
   /** The memory table's door (created on first use). */

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { emptyCheckpoint } from "@langchain/langgraph-checkpoint";
 import { PostgresCheckpointer } from "../../src/checkpointer/postgres-checkpointer.js";
+import { LangGraphStore } from "../../src/store/langgraph-store.js";
 import { connectDatabase } from "../../src/db/open.js";
 import { loadMigrations } from "../../src/db/migrations.js";
 import type { Database } from "../../src/db/database.js";
@@ -25,16 +26,20 @@ async function roundTrip(checkpointer: PostgresCheckpointer, threadId: string): 
 }
 
 describe.each(testEngines())("PostgresSaver's names on %s", (engine) => {
-  it("setup() creates the tables of an empty database; again (also concurrently) it changes nothing", async () => {
+  it("setup() (checkpointer and store) creates the tables of an empty database; again (also concurrently) it changes nothing", async () => {
     const { url, schema } = emptyDatabase(engine);
     const db = await connectDatabase(url, { schema });
     const checkpointer = PostgresCheckpointer.fromDatabase(db);
     try {
       // Without setup there are no tables: the read fails instead of answering.
       await expect(checkpointer.getTuple({ configurable: { thread_id: "t0", checkpoint_ns: "" } })).rejects.toThrow();
-      await checkpointer.setup();
+      // PostgresStore users call setup() on the store too: both at once migrate once.
+      const store = new LangGraphStore(db);
+      await Promise.all([checkpointer.setup(), store.setup()]);
       expect(await appliedMigrations(db)).toBe(loadMigrations().length);
       expect(await roundTrip(checkpointer, "t1")).toBe("1ef0000000000001");
+      await store.put(["docs"], "a", { text: "after setup" });
+      expect((await store.get(["docs"], "a"))?.value).toEqual({ text: "after setup" });
       await Promise.all([checkpointer.setup(), checkpointer.setup()]);
       await checkpointer.setup();
       expect(await appliedMigrations(db)).toBe(loadMigrations().length);
