@@ -166,6 +166,7 @@ export class LangGraphStore extends BaseStore {
    * await alices.put(["notes"], "n1", { text: "Call back Tuesday" }); // deleted by alice's delete-all
    */
   forScope(scope: { tenantId: string; userId?: string }): LangGraphStore {
+    if (!scope || typeof scope !== "object") throw new MemoryError(ErrorCodes.SCOPE_REQUIRED, "forScope needs { tenantId } or { tenantId, userId }");
     return new LangGraphStore(this.db, { ...this.options, tenantId: scope.tenantId, userId: scope.userId, memories: this.memoryItems.repository });
   }
 
@@ -457,7 +458,6 @@ export class LangGraphStore extends BaseStore {
   }
 }
 
-
 /** The search filter as SQL; operands JSON cannot hold (a BigInt, a cycle) are INVALID_INPUT. */
 function filterSql(filter: unknown, params: unknown[]): string {
   try {
@@ -493,8 +493,6 @@ function matchSql(c: MatchCondition, params: unknown[]): string {
   if (c.matchType !== "prefix" && c.matchType !== "suffix") throw invalidInput("matchType", 'must be "prefix" or "suffix"');
   return `(${parts.join(" AND ")})`;
 }
-
-
 
 /** A search's limit and offset as the items' searches check them. */
 function checkPage(op: SearchOperation): void {
