@@ -32,6 +32,8 @@ export const ErrorCodes = {
    * for an unscoped one): nothing of it was read or written. Use a new thread id (HTTP 403).
    */
   THREAD_SCOPE_MISMATCH: "THREAD_SCOPE_MISMATCH",
+  /** A store bound to one tenant (and user) was asked for another tenant's or user's memories namespace. */
+  SCOPE_MISMATCH: "SCOPE_MISMATCH",
   /** Bad input from the caller: the message names the field and what is allowed. */
   INVALID_INPUT: "INVALID_INPUT",
   /**

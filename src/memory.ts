@@ -89,7 +89,7 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<L
   const retention = new RetentionSweep(db, { controls, retention: config.retention, episodeTtlDays: config.writePolicy.episodeTtlDays, clock });
   const jobs = new JobQueue(db);
   const dims = (await embeddings.embedQuery("dimension probe")).length;
-  const langgraphStore = new LangGraphStore(db, { tenantId: storeTenantId, index: { dims, embeddings }, allowSpecialCategory: config.writePolicy.allowSpecialCategory });
+  const langgraphStore = new LangGraphStore(db, { tenantId: storeTenantId, index: { dims, embeddings }, allowSpecialCategory: config.writePolicy.allowSpecialCategory, memories: store });
   let closed = false;
   return {
     config,

@@ -16,6 +16,7 @@ import {
 } from "@langchain/langgraph-checkpoint";
 import type { Database } from "../db/database.js";
 import { openDatabase, type OpenDatabaseOptions } from "../db/open.js";
+import { migrate } from "../db/migrate.js";
 import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
 import { checkIdText } from "../core/well-formed-text.js";
 import { ownerOfConfigurable, threadScopeMismatch, type ThreadOwner } from "../threads/thread-owner.js";
@@ -139,6 +140,32 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     const { schema, autoMigrate, poolMax, dataDir, loadDataDir, ...rest } = options;
     const db = await openDatabase(url, { schema, autoMigrate, poolMax, dataDir, loadDataDir });
     return new PostgresCheckpointer(db, rest, true);
+  }
+
+  /**
+   * `fromUrl` under the name `PostgresSaver` users know: open (and migrate) the database the
+   * connection string names and return a checkpointer that owns it.
+   *
+   * @example
+   * const checkpointer = await PostgresCheckpointer.fromConnString("postgres://localhost/app");
+   * await checkpointer.setup();
+   */
+  static async fromConnString(connString: string, options: PostgresCheckpointerOptions & OpenDatabaseOptions = {}): Promise<PostgresCheckpointer> {
+    return PostgresCheckpointer.fromUrl(connString, options);
+  }
+
+  /**
+   * Create or update the tables, as `PostgresSaver.setup()` does: applies the pending migrations
+   * (none when the database was opened with the default `autoMigrate`). Idempotent, and safe to
+   * call from several processes at once (the migrations run under an advisory lock).
+   *
+   * @example
+   * const checkpointer = await PostgresCheckpointer.fromConnString(url);
+   * await checkpointer.setup(); // as with PostgresSaver; nothing left to do here
+   */
+  async setup(): Promise<void> {
+    await migrate(this.db);
+    await this.db.refreshCapabilities();
   }
 
   /** The next integer, also after string versions another saver wrote (see `nextChannelVersion`). */

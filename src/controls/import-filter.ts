@@ -9,19 +9,22 @@ export interface ImportRefusals {
   profileFields: number;
   profileHistory: number;
   rules: number;
+  /** BaseStore items (key or any string of the value, as the door checks a put). */
+  storeItems: number;
   byCategory: Partial<Record<SensitiveCategory, number>>;
 }
 
 /**
  * An export without the items that hold secrets or (unless allowed) special-category data: each
  * memory (text, context, metadata), profile field (and its history entries), and rule (text,
- * metadata) is checked with the write policy's filter on its own, and left out whole when it
+ * metadata) and BaseStore item (key and value, skipping the high-entropy fallback as the door
+ * does) is checked with the write policy's filter on its own, and left out whole when it
  * holds any — the rest imports. A document may come from anywhere (another deployment, an old
  * backup, a hand-edited file), so it gets the check every other write path gets. Pure: `doc` is
  * not changed. Items of unexpected shape are kept for the stores to validate.
  */
 export function withoutSensitiveItems(doc: UserExport, options: StorableOptions = {}): { doc: UserExport; refused: ImportRefusals } {
-  const refused: ImportRefusals = { memories: 0, profileFields: 0, profileHistory: 0, rules: 0, byCategory: {} };
+  const refused: ImportRefusals = { memories: 0, profileFields: 0, profileHistory: 0, rules: 0, storeItems: 0, byCategory: {} };
   const count = (category: SensitiveCategory) => (refused.byCategory[category] = (refused.byCategory[category] ?? 0) + 1);
   const categoryOf = (...values: unknown[]) => sensitiveCategoryIn(values, options);
 
@@ -69,7 +72,18 @@ export function withoutSensitiveItems(doc: UserExport, options: StorableOptions 
     return false;
   });
 
-  return { doc: { ...doc, memories, profile, rules }, refused };
+  const storeItems = Array.isArray(doc.storeItems)
+    ? doc.storeItems.filter((it) => {
+        const item = (it ?? {}) as unknown as Record<string, unknown>;
+        const category = sensitiveCategoryIn([item.key, item.value], { ...options, ignoreHighEntropy: true });
+        if (!category) return true;
+        refused.storeItems++;
+        count(category);
+        return false;
+      })
+    : doc.storeItems;
+
+  return { doc: { ...doc, memories, profile, rules, storeItems }, refused };
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -30,6 +30,7 @@ import { withUserWriteLock } from "../extraction/write/write-lock.js";
 import { forgetEverywhere, profileChangeWithdrawal } from "../forgetting/forget-everywhere.js";
 import { withdrawalForMemories } from "../forgetting/memory-withdrawal.js";
 import type { Withdrawal } from "../sessions/withdrawal.js";
+import { exportUserStoreItemsIn, importUserStoreItemsIn } from "../store/store-item-queries.js";
 
 export type MemoryLifecycleStatus = "active" | "archived" | "superseded" | "expired" | "inactive";
 
@@ -92,6 +93,8 @@ export interface ImportResult {
   profileHistory: number;
   rules: { imported: number; skipped: number };
   settings: boolean;
+  /** BaseStore items restored as the user's (skipped: the tenant already holds that namespace and key). */
+  storeItems: { imported: number; skipped: number };
   /** Items left out (not stored) because they hold secrets or special-category data: counts and categories, never values. */
   refused: ImportRefusals;
 }
@@ -411,7 +414,8 @@ export class MemoryControls {
 
   /**
    * Delete everything of the user: memories (with embeddings and full-text entries), profile and
-   * history, their rules, queued jobs (whose payloads hold their messages) and conversation threads.
+   * history, their rules, queued jobs (whose payloads hold their messages), the `BaseStore` items
+   * their store wrote (`LangGraphStore.forScope` / `forConfig`) and conversation threads.
    * Needs a token from {@link requestDeleteAll}; a wrong, expired, used or other user's token is
    * CONFIRMATION_INVALID and deletes nothing. The opt-out setting is kept. Audited per kind.
    *
@@ -444,6 +448,7 @@ export class MemoryControls {
         profile: await this.profiles.exportIn(tx, s),
         rules: await this.rules.exportIn(tx, s),
         settings: await this.settings.exportIn(tx, s),
+        storeItems: await exportUserStoreItemsIn(tx, s),
       };
     }, { scope: s });
     // After the transaction: the checkpointer reads on its own connection (one PGlite connection
@@ -468,7 +473,8 @@ export class MemoryControls {
    * user's ids. What the user already has is skipped, so repeating an import is harmless. Invalid data is INVALID_INPUT and imports nothing; OPTED_OUT while opted out.
    * The export may come from another user or deployment: everything lands in `scope`. Items holding
    * secrets or (unless allowed) special-category data are left out and counted in `refused` — the
-   * write policy's filter, as for every other write; the rest imports.
+   * write policy's filter, as for every other write; the rest imports. BaseStore items (`storeItems`)
+   * come back as the user's, without vectors, never over an item the tenant already holds.
    */
   async import(scope: UserScope, data: unknown): Promise<ImportResult> {
     const s = resolveUserScope(scope);
@@ -481,7 +487,8 @@ export class MemoryControls {
       const profileHistory = doc.profile ? (await this.profiles.importIn(tx, s, doc.profile)).history : 0;
       const rules = await this.rules.importIn(tx, s, doc.rules);
       if (doc.settings) await this.settings.importIn(tx, s, doc.settings);
-      return { memories, profile: doc.profile !== null, profileHistory, rules, settings: doc.settings !== null, refused };
+      const storeItems = await importUserStoreItemsIn(tx, s, doc.storeItems ?? []);
+      return { memories, profile: doc.profile !== null, profileHistory, rules, settings: doc.settings !== null, storeItems, refused };
     }, { scope: s });
   }
 

@@ -10,6 +10,7 @@ import type { ProfileStore } from "../profile/profile-store.js";
 import type { RuleStore } from "../procedural/rule-store.js";
 import { DELETE_USER_THREAD_OWNERS_SQL } from "../threads/thread-owner-queries.js";
 import { forgetOwners } from "../threads/verified-owners.js";
+import { deleteUserStoreItemsIn } from "../store/store-item-queries.js";
 
 /**
  * How a user's conversation threads are deleted. Which threads are the user's is what migration
@@ -42,6 +43,8 @@ export interface DeletedCounts {
   jobs: number;
   threads: number;
   confirmations: number;
+  /** LangGraph `BaseStore` items the user's store wrote (`LangGraphStore.forScope` / `forConfig`). */
+  storeItems: number;
 }
 
 export interface UserDataDeps {
@@ -65,7 +68,8 @@ export async function deleteUserJobsIn(tx: Queryable, s: UserScope): Promise<num
  * Inside a transaction scoped to the user: delete jobs first (a running extraction holds its job
  * row locked until it commits, so this waits for it and the memories it wrote are then deleted
  * too), then memories (rows, embeddings and full-text entries are one row), the profile with its
- * history, the user's own rules, pending confirmations and — with "sql" — the threads. Each kind
+ * history, the user's own rules, pending confirmations, the BaseStore items the user's store wrote
+ * and — with "sql" — the threads. Each kind
  * writes one audit row. Settings (the opt-out flag) are kept: deleting must not switch memory back
  * on. Returns the counts and, when threads go through a checkpointer, the thread ids to delete
  * after commit.
@@ -87,6 +91,8 @@ export async function deleteUserDataIn(
   const rules = await deps.rules.deleteUserRulesIn(tx, s, audit);
   const confirmations = (await tx.query("DELETE FROM memory_confirmations WHERE tenant_id = $1 AND user_id = $2", [s.tenantId, s.userId])).rowCount;
   await recordDeletion(tx, s, "confirmation", confirmations, audit);
+  const storeItems = await deleteUserStoreItemsIn(tx, s);
+  await recordDeletion(tx, s, "store_item", storeItems, audit);
   let threadIds: string[] = [];
   let deletedThreadIds: string[] = [];
   if (deps.threads === "sql") {
@@ -96,7 +102,7 @@ export async function deleteUserDataIn(
     threadIds = (await tx.query<{ thread_id: string }>(USER_THREADS_SQL, [s.tenantId, s.userId])).rows.map((r) => r.thread_id);
   }
   return {
-    counts: { memories, profile: profile.profile, profileHistory: profile.history, rules, jobs, threads: deletedThreadIds.length, confirmations },
+    counts: { memories, profile: profile.profile, profileHistory: profile.history, rules, jobs, threads: deletedThreadIds.length, confirmations, storeItems },
     threadIds,
     deletedThreadIds,
   };

@@ -5,6 +5,7 @@ import type { ExportedProfile } from "../profile/profile-store.js";
 import type { ExportedRule } from "../procedural/rule-types.js";
 import type { ExportedSettings } from "./settings-store.js";
 import type { ExportedThread } from "./thread-export.js";
+import type { ExportedStoreItem } from "../store/store-item-queries.js";
 
 export const USER_EXPORT_FORMAT = "langgraph-memory/user-export";
 export const USER_EXPORT_VERSION = 1;
@@ -12,9 +13,10 @@ export const USER_EXPORT_VERSION = 1;
 /**
  * Everything stored about one user, as JSON: memories (superseded, expired and deactivated ones
  * included, so the supersede chains are whole), the profile with its change history, the user's
- * own rules (every review state), settings, and the conversation threads delete-all removes
- * (`threads`, added in a later release within version 1: an export without it is still read). No
- * embeddings (they are recomputed on import).
+ * own rules (every review state), settings, the LangGraph `BaseStore` items the user's store wrote
+ * (`storeItems`), and the conversation threads delete-all removes (`threads`); both fields were
+ * added within version 1: an export without them is still read. No embeddings (they are
+ * recomputed on import).
  */
 export interface UserExport {
   format: typeof USER_EXPORT_FORMAT;
@@ -33,6 +35,8 @@ export interface UserExport {
    * the app, not by the memory import.
    */
   threads?: ExportedThread[];
+  /** BaseStore items of the user (`LangGraphStore.forScope` / `forConfig`); absent in older exports. */
+  storeItems?: ExportedStoreItem[];
 }
 
 // The envelope only: items are validated field by field by the store that imports them.
@@ -47,6 +51,7 @@ const ExportEnvelope = z.object({
   rules: z.array(z.record(z.string(), z.unknown())),
   settings: z.record(z.string(), z.unknown()).nullable(),
   threads: z.array(z.object({ threadId: z.string(), messages: z.array(z.unknown()) }).passthrough()).optional(),
+  storeItems: z.array(z.record(z.string(), z.unknown())).optional(),
 });
 
 /** Check that `data` is a user export this version can read (INVALID_INPUT naming the problem). */

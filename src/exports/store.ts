@@ -15,6 +15,8 @@ export { memoryStatus, type MemoryStatus } from "../status/memory-status.js";
 // ── Long-term memories ───────────────────────────────────────────────────────────────────────
 export { MemoryRepository, type MemoryRepositoryOptions } from "../store/memory-store.js";
 export type { LangGraphStoreOptions, LangGraphStoreIndex } from "../store/langgraph-store.js";
+export { MEMORIES_NAMESPACE, type MemoryItemValue } from "../store/memory-namespace.js";
+export type { ExportedStoreItem } from "../store/store-item-queries.js";
 export type { MemoryScope } from "../store/scope.js";
 export {
   MEMORY_ORIGINS,

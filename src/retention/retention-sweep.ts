@@ -136,7 +136,7 @@ export class RetentionSweep {
       decayed: 0,
       deactivatedLowConfidence: 0,
       purgedUsers: 0,
-      purged: { memories: 0, profile: 0, profileHistory: 0, rules: 0, jobs: 0, threads: 0, confirmations: 0 },
+      purged: { memories: 0, profile: 0, profileHistory: 0, rules: 0, jobs: 0, threads: 0, confirmations: 0, storeItems: 0 },
       confirmationsRemoved: 0,
       batches: 0,
     };

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import type { Queryable } from "../db/database.js";
 
-export type DeletedItemKind = "memory" | "profile" | "profile_history" | "rule" | "job" | "thread" | "confirmation";
+export type DeletedItemKind = "memory" | "profile" | "profile_history" | "rule" | "job" | "thread" | "confirmation" | "store_item";
 
 /** Who and which path asked for a deletion. */
 export interface DeletionContext {

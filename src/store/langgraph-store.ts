@@ -1,5 +1,4 @@
 import type { Embeddings } from "@langchain/core/embeddings";
-import { strictJson } from "../core/strict-json.js";
 import {
   BaseStore,
   InvalidNamespaceError,
@@ -18,13 +17,19 @@ import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
 import { normalize, validateVector, dimensionMismatch } from "../embeddings/vector.js";
 import { embedderIdOf } from "../embeddings/create-embeddings.js";
 import { compileItemFilter } from "./item-filter.js";
-import { isPlainObject } from "../core/json.js";
 import { textsAtPath } from "./json-path-text.js";
 import { ensureEmbeddingSetting } from "./embedding-settings.js";
 import { vectorLiteral } from "./memory-row.js";
 import { sensitiveCategoryIn, sensitiveContent } from "../sensitive/sensitive-content.js";
-import { checkIdText, checkWellFormed } from "../core/well-formed-text.js";
-import { DEFAULT_TENANT_ID } from "../core/scope.js";
+import { checkIdText } from "../core/well-formed-text.js";
+import { arrayLiteral, checkNamespace, itemJson } from "./item-checks.js";
+import { migrate } from "../db/migrate.js";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { DEFAULT_TENANT_ID, readScopeId, type UserScope } from "../core/scope.js";
+import { MemoryRepository } from "./memory-store.js";
+import { MemoryItems } from "./memory-items.js";
+import { isMemoriesNamespace, memoryScopeOf } from "./memory-namespace.js";
+import { assertNotOptedOut, ownerNotOptedOutSql } from "./opt-out.js";
 
 /** Semantic-search settings, as LangGraph's `IndexConfig` (`embed` is accepted as in Python). */
 export interface LangGraphStoreIndex {
@@ -38,8 +43,21 @@ export interface LangGraphStoreIndex {
 }
 
 export interface LangGraphStoreOptions {
-  /** Tenant whose items this store sees (every statement filters by it). Default `"default"`. */
+  /**
+   * Tenant of the items outside the `["memories", tenant, user]` namespace (every statement filters
+   * by it). Default `"default"`. LangGraph hands a store no run config, so a multi-tenant app takes
+   * a view per run: {@link LangGraphStore.forConfig} / {@link LangGraphStore.forScope}. When given,
+   * a memories namespace of another tenant is SCOPE_MISMATCH.
+   */
   tenantId?: string;
+  /**
+   * The user this store acts for: items it writes are recorded as theirs (the user's delete-all,
+   * opt-out and export cover them), its writes are OPTED_OUT while the user opted out, and a
+   * memories namespace of another user is SCOPE_MISMATCH. Usually set through `forScope`/`forConfig`.
+   */
+  userId?: string;
+  /** The memory table behind `["memories", tenant, user]` (default a `MemoryRepository` on the same database). */
+  memories?: MemoryRepository;
   index?: LangGraphStoreIndex;
   /** Item time-to-live: default minutes for every put, and whether reads extend it (default true). */
   ttl?: { defaultTtl?: number; refreshOnRead?: boolean };
@@ -69,14 +87,28 @@ interface ItemRow {
  * suite runs the same operations against both), and namespaces match by whole segments: a search
  * under `["tenant", "acme"]` never returns `["tenant", "acme-corp"]`.
  *
+ * `["memories", tenantId, userId]` is the plugin's memory table itself: what extraction, the tools
+ * and the controls write is what `search(["memories", "acme", "alice"])` returns, and get/put/delete
+ * there act on the same rows through `MemoryRepository` (its validation, secret filter, opt-out and
+ * audit). Its tenant and user come from the namespace; a shorter one is SCOPE_REQUIRED. Other
+ * namespaces are `store_items` of the store's tenant (see `tenantId`, `forConfig`).
+ *
  * @example
  * const store = new LangGraphStore(db, { tenantId: "acme", index: { dims: 512, embeddings: new LocalHashingEmbeddings() } });
  * await store.put(["users", "alice"], "prefs", { text: "Prefers metric units" });
  * const hits = await store.search(["users", "alice"], { query: "units" });
  * const graph = builder.compile({ store });
+ * // in a node: the run's tenant, and the user's memories
+ * const mine = store.forConfig(config);
+ * const memories = await mine.search(["memories", "acme", "alice"], { query: "units" });
  */
 export class LangGraphStore extends BaseStore {
   readonly tenantId: string;
+  /** The user this store acts for, or null (see {@link LangGraphStoreOptions.userId}). */
+  readonly userId: string | null;
+  private readonly tenantGiven: boolean;
+  private readonly options: LangGraphStoreOptions;
+  private memoryItemsCache?: MemoryItems;
   private readonly embedFn?: (texts: string[]) => Promise<number[][]>;
   private readonly embedderId?: string;
   private readonly fields: string[];
@@ -92,9 +124,14 @@ export class LangGraphStore extends BaseStore {
     options: LangGraphStoreOptions = {},
   ) {
     super();
+    this.options = options;
     this.tenantId = options.tenantId ?? DEFAULT_TENANT_ID;
+    this.tenantGiven = options.tenantId !== undefined;
     if (typeof this.tenantId !== "string" || this.tenantId.length === 0) throw new MemoryError(ErrorCodes.SCOPE_REQUIRED, "tenantId must be a non-empty string");
     checkIdText(this.tenantId, "tenantId");
+    this.userId = options.userId === undefined ? null : readScopeId(options.userId, "userId");
+    if (options.userId !== undefined && this.userId === null) throw new MemoryError(ErrorCodes.SCOPE_REQUIRED, "userId must be a non-empty string (or leave it out)");
+    if (options.memories && options.memories.db !== db) throw invalidInput("memories", "must use the same Database as the store");
     const index = options.index;
     if (index) {
       if (!Number.isInteger(index.dims) || index.dims < 1) throw invalidInput("index.dims", "must be a positive integer");
@@ -119,6 +156,60 @@ export class LangGraphStore extends BaseStore {
   }
 
   private embedQuery?: (text: string) => Promise<number[]>;
+
+  /**
+   * This store for one tenant (and user): its items are that tenant's, the ones it writes that
+   * user's (see {@link LangGraphStoreOptions.userId}). Shares the settings and the memory table.
+   *
+   * @example
+   * const alices = store.forScope({ tenantId: "acme", userId: "alice" });
+   * await alices.put(["notes"], "n1", { text: "Call back Tuesday" }); // deleted by alice's delete-all
+   */
+  forScope(scope: { tenantId: string; userId?: string }): LangGraphStore {
+    if (!scope || typeof scope !== "object") throw new MemoryError(ErrorCodes.SCOPE_REQUIRED, "forScope needs { tenantId } or { tenantId, userId }");
+    return new LangGraphStore(this.db, { ...this.options, tenantId: scope.tenantId, userId: scope.userId, memories: this.memoryItems.repository });
+  }
+
+  /**
+   * This store for a run: `config.configurable.tenant_id` and `user_id` (as `forScope`), the
+   * store's own tenant when the run names none. LangGraph calls a store without the run's config,
+   * so a node that wants the run's tenant asks for it.
+   *
+   * @example
+   * const node = async (state, config) => {
+   *   const store = memory.langgraphStore.forConfig(config);
+   *   await store.put(["notes"], "n1", { text: "…" });
+   * };
+   */
+  forConfig(config: RunnableConfig | undefined): LangGraphStore {
+    const c = config?.configurable ?? {};
+    const tenantId = readScopeId(c.tenant_id, "config.configurable.tenant_id") ?? this.tenantId;
+    const userId = readScopeId(c.user_id, "config.configurable.user_id") ?? undefined;
+    return this.forScope({ tenantId, userId });
+  }
+
+  /**
+   * Create or update the tables, as `PostgresStore.setup()` does (the pending migrations; none when
+   * the database was opened with the default `autoMigrate`). Idempotent.
+   */
+  async setup(): Promise<void> {
+    await migrate(this.db);
+    await this.db.refreshCapabilities();
+  }
+
+  /** The memory table's door (created on first use). */
+  private get memoryItems(): MemoryItems {
+    this.memoryItemsCache ??= new MemoryItems(this.options.memories ?? new MemoryRepository(this.db));
+    return this.memoryItemsCache;
+  }
+
+  /** The user a memories namespace names, checked against the tenant and user this store is bound to. */
+  private memoryScope(namespace: string[], field: string): UserScope {
+    const scope = memoryScopeOf(namespace, field);
+    if (this.tenantGiven && scope.tenantId !== this.tenantId) throw scopeMismatch(field, "tenant");
+    if (this.userId !== null && scope.userId !== this.userId) throw scopeMismatch(field, "user");
+    return scope;
+  }
 
   /** The vector set recorded in `embedding_settings` for this tenant's items. */
   get vectorSet(): string {
@@ -160,20 +251,35 @@ export class LangGraphStore extends BaseStore {
   async batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>> {
     const results: unknown[] = new Array(operations.length).fill(null);
     const puts = new Map<string, PutOperation & { ttl?: number | null }>();
-    for (const op of operations) {
+    const memoryPuts = new Map<string, { scope: UserScope; op: PutOperation & { ttl?: number | null } }>();
+    const memoryScopes = new Map<number, UserScope>();
+    for (const [i, op] of operations.entries()) {
       if ("namespacePrefix" in op) checkNamespace(op.namespacePrefix, "namespacePrefix", true);
       else if ("namespace" in op) checkNamespace(op.namespace, "namespace", "value" in op && op.value === null ? true : !("value" in op));
       if ("key" in op && typeof op.key !== "string") throw invalidInput("key", "must be a string");
       if ("key" in op && op.key.includes("\0")) throw invalidInput("key", "must not contain NUL characters");
       if ("key" in op) checkIdText(op.key, "key");
-      if ("value" in op && op.value !== null && !("namespacePrefix" in op)) {
+      const ns = "namespacePrefix" in op ? op.namespacePrefix : "namespace" in op ? op.namespace : undefined;
+      if (ns && isMemoriesNamespace(ns)) {
+        memoryScopes.set(i, this.memoryScope(ns, "namespacePrefix" in op ? "namespacePrefix" : "namespace"));
+        if ("value" in op && op.value !== null) this.memoryItems.check(op.value);
+        if ("namespacePrefix" in op) checkPage(op);
+      } else if ("value" in op && op.value !== null && !("namespacePrefix" in op)) {
         itemJson(op.value);
         this.refuseSensitive(op as PutOperation);
       }
     }
-    const scope = { tenantId: this.tenantId };
+    // Memory reads first too: every read of a batch sees the state before its writes.
+    for (const [i, scope] of memoryScopes) {
+      const op = operations[i];
+      if ("namespacePrefix" in op) results[i] = await this.memoryItems.search(scope, { query: op.query, filter: op.filter, limit: op.limit ?? 10, offset: op.offset ?? 0 });
+      else if ("value" in op) memoryPuts.set(JSON.stringify([op.namespace, op.key]), { scope, op: op as PutOperation & { ttl?: number | null } });
+      else if ("key" in op) results[i] = await this.memoryItems.get(scope, (op as GetOperation).key);
+    }
+    const scope = this.userId === null ? { tenantId: this.tenantId } : { tenantId: this.tenantId, userId: this.userId };
     await this.db.transaction(async (tx) => {
       for (const [i, op] of operations.entries()) {
+        if (memoryScopes.has(i)) continue;
         if ("namespacePrefix" in op) results[i] = await this.searchOp(tx, op);
         else if ("matchConditions" in op || ("limit" in op && !("namespace" in op))) results[i] = await this.listOp(tx, op as ListNamespacesOperation);
         else if ("value" in op) {
@@ -182,10 +288,16 @@ export class LangGraphStore extends BaseStore {
         } else if ("key" in op) results[i] = await this.getOp(tx, op as GetOperation);
       }
     }, { scope });
+    // The memory table's writes, each in the repository's own transaction, before the items'.
+    for (const { scope: user, op } of memoryPuts.values()) {
+      if (op.value === null) await this.memoryItems.delete(user, op.key);
+      else await this.memoryItems.put(user, op.key, op.value, op.ttl);
+    }
     if (puts.size > 0) {
       const ops = [...puts.values()];
       const vectors = await this.vectorsFor(ops);
       await this.db.transaction(async (tx) => {
+        if (this.userId !== null) await assertNotOptedOut(tx, { tenantId: this.tenantId, userId: this.userId });
         if (vectors.some((v) => v.length > 0)) await this.ensureRecorded(tx);
         for (const [i, op] of ops.entries()) await this.putOp(tx, op, vectors[i]);
       }, { scope });
@@ -205,7 +317,7 @@ export class LangGraphStore extends BaseStore {
   private async getOp(tx: Queryable, op: GetOperation): Promise<Item | null> {
     const refresh = this.refreshOnRead
       ? `UPDATE store_items i SET expires_at = now() + make_interval(secs => i.ttl_minutes * 60)
-         WHERE i.tenant_id = $1 AND i.namespace = $2::text[] AND i.key = $3 AND i.ttl_minutes IS NOT NULL AND i.expires_at > now()
+         WHERE i.tenant_id = $1 AND i.namespace = $2::text[] AND i.key = $3 AND i.ttl_minutes IS NOT NULL AND i.expires_at > now() AND ${ownerNotOptedOutSql("i")}
          RETURNING i.namespace, i.key, i.value, i.created_at, i.updated_at`
       : undefined;
     if (refresh) {
@@ -214,7 +326,7 @@ export class LangGraphStore extends BaseStore {
     }
     const { rows } = await tx.query<ItemRow>(
       `SELECT i.namespace, i.key, i.value, i.created_at, i.updated_at FROM store_items i
-       WHERE i.tenant_id = $1 AND i.namespace = $2::text[] AND i.key = $3 AND (i.expires_at IS NULL OR i.expires_at > now())`,
+       WHERE i.tenant_id = $1 AND i.namespace = $2::text[] AND i.key = $3 AND (i.expires_at IS NULL OR i.expires_at > now()) AND ${ownerNotOptedOutSql("i")}`,
       [this.tenantId, op.namespace, op.key],
     );
     return rows[0] ? itemFromRow(rows[0]) : null;
@@ -226,7 +338,7 @@ export class LangGraphStore extends BaseStore {
     if (!Number.isInteger(limit) || limit < 0 || limit > 10_000) throw invalidInput("limit", "must be an integer from 0 to 10000");
     if (!Number.isInteger(offset) || offset < 0) throw invalidInput("offset", "must be a non-negative integer");
     const params: unknown[] = [this.tenantId];
-    let where = "i.tenant_id = $1 AND (i.expires_at IS NULL OR i.expires_at > now())";
+    let where = `i.tenant_id = $1 AND (i.expires_at IS NULL OR i.expires_at > now()) AND ${ownerNotOptedOutSql("i")}`;
     if (op.namespacePrefix.length > 0) {
       // Whole-segment prefix: the first n labels equal the prefix exactly (no LIKE on joined text).
       params.push(op.namespacePrefix);
@@ -261,7 +373,7 @@ export class LangGraphStore extends BaseStore {
 
   private async listOp(tx: Queryable, op: ListNamespacesOperation): Promise<string[][]> {
     const params: unknown[] = [this.tenantId];
-    const conds = ["tenant_id = $1", "(expires_at IS NULL OR expires_at > now())"];
+    const conds = ["tenant_id = $1", "(expires_at IS NULL OR expires_at > now())", ownerNotOptedOutSql("store_items")];
     for (const c of op.matchConditions ?? []) conds.push(matchSql(c, params));
     const depth = op.maxDepth;
     if (depth !== undefined && (!Number.isInteger(depth) || depth < 1)) throw invalidInput("maxDepth", "must be a positive integer");
@@ -292,11 +404,11 @@ export class LangGraphStore extends BaseStore {
     const json = itemJson(op.value);
     const ttl = op.ttl === undefined ? (this.defaultTtl ?? null) : op.ttl;
     await tx.query(
-      `INSERT INTO store_items (tenant_id, namespace, key, value, ttl_minutes, expires_at)
-       VALUES ($1, $2::text[], $3, $4::jsonb, $5::float8, CASE WHEN $5::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => $5::float8 * 60) END)
+      `INSERT INTO store_items (tenant_id, namespace, key, value, ttl_minutes, expires_at, user_id)
+       VALUES ($1, $2::text[], $3, $4::jsonb, $5::float8, CASE WHEN $5::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => $5::float8 * 60) END, $6)
        ON CONFLICT (tenant_id, namespace, key) DO UPDATE
-       SET value = excluded.value, updated_at = now(), ttl_minutes = excluded.ttl_minutes, expires_at = excluded.expires_at`,
-      [this.tenantId, op.namespace, op.key, json, ttl],
+       SET value = excluded.value, updated_at = now(), ttl_minutes = excluded.ttl_minutes, expires_at = excluded.expires_at, user_id = excluded.user_id`,
+      [this.tenantId, op.namespace, op.key, json, ttl, this.userId],
     );
     await tx.query("DELETE FROM store_vectors WHERE tenant_id = $1 AND namespace = $2::text[] AND key = $3", [this.tenantId, op.namespace, op.key]);
     if (vectors.length > 0) {
@@ -346,19 +458,6 @@ export class LangGraphStore extends BaseStore {
   }
 }
 
-/**
- * An item value as JSON text: a plain object (a Date, array or class instance would be stored as
- * something else than what was put), that JSON can hold (no BigInt, not nested beyond the
- * engine's stack, no NaN or ±Infinity, which would read back as null) and without NUL characters
- * (jsonb cannot hold them).
- */
-function itemJson(value: unknown): string {
-  if (!isPlainObject(value)) throw invalidInput("value", "must be a plain object (or null to delete)");
-  const json = strictJson(value, "value");
-  if (json.includes("\\u0000")) throw invalidInput("value", "must not contain NUL characters");
-  return json;
-}
-
 /** The search filter as SQL; operands JSON cannot hold (a BigInt, a cycle) are INVALID_INPUT. */
 function filterSql(filter: unknown, params: unknown[]): string {
   try {
@@ -395,26 +494,16 @@ function matchSql(c: MatchCondition, params: unknown[]): string {
   return `(${parts.join(" AND ")})`;
 }
 
-/** A text[] literal for comparing `namespace::text` (quotes every label). */
-function arrayLiteral(labels: string[]): string {
-  return `{${labels.map((l) => `"${l.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`).join(",")}}`;
+/** A search's limit and offset as the items' searches check them. */
+function checkPage(op: SearchOperation): void {
+  const limit = op.limit ?? 10;
+  const offset = op.offset ?? 0;
+  if (!Number.isInteger(limit) || limit < 0 || limit > 10_000) throw invalidInput("limit", "must be an integer from 0 to 10000");
+  if (!Number.isInteger(offset) || offset < 0) throw invalidInput("offset", "must be a non-negative integer");
 }
 
-/**
- * LangGraph's namespace rules as typed errors: labels are non-empty strings without `.`, `:` or
- * NUL (BaseStore's own rules). `%`, `_`, quotes and backslashes are stored verbatim.
- */
-function checkNamespace(ns: unknown, field: string, allowEmpty: boolean): void {
-  if (!Array.isArray(ns)) throw invalidInput(field, "must be an array of strings");
-  if (ns.length === 0 && !allowEmpty) throw invalidInput(field, "must not be empty");
-  for (const label of ns) {
-    if (typeof label !== "string") throw invalidInput(field, `labels must be strings, got ${typeof label}`);
-    if (label === "") throw invalidInput(field, "labels must not be empty");
-    if (label.includes(".")) throw invalidInput(field, `label ${JSON.stringify(label)} contains a period; periods separate paths in LangGraph and are not allowed in labels`);
-    if (label.includes(":")) throw invalidInput(field, `label ${JSON.stringify(label)} contains a colon, which LangGraph's BaseStore does not allow in labels`);
-    if (label.includes("\0")) throw invalidInput(field, "labels must not contain NUL characters");
-    checkWellFormed(label, `${field} label`);
-  }
+function scopeMismatch(field: string, what: "tenant" | "user"): MemoryError {
+  return new MemoryError(ErrorCodes.SCOPE_MISMATCH, `${field}: this store acts for one ${what} and the memories namespace names another; take a store for that scope (forScope/forConfig)`);
 }
 
 function checkTtl(ttl: unknown, field: string): void {

@@ -217,3 +217,12 @@ WHERE ${where} AND ${gate} AND m.id = u.id`,
 export function bridgeTermsArgument(terms: readonly string[] | null): string | null {
   return terms && terms.length > 0 ? terms.join(" ") : null;
 }
+
+/**
+ * The keys among `keys`/`values` (item values as JSON text, in order) that match a BaseStore
+ * search filter: the same compiled filter `store_items` searches use, so both namespaces of the
+ * door filter alike. `filterSql` is `compileItemFilter(…, params, "i")` with `params` starting at $3.
+ */
+export function matchingItemKeysSql(filterSql: string): string {
+  return `SELECT i.key FROM unnest($1::text[], $2::jsonb[]) WITH ORDINALITY AS i(key, value, n) WHERE ${filterSql} ORDER BY i.n`;
+}

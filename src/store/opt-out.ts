@@ -33,6 +33,14 @@ export function notOptedOutAt(tenantParam: string, userParam: string): string {
   return `NOT EXISTS (SELECT 1 FROM memory_settings os WHERE os.tenant_id = ${tenantParam}::text AND os.user_id = ${userParam}::text AND os.opted_out)`;
 }
 
+/**
+ * The read gate of a row that may belong to a user (`alias.tenant_id`, `alias.user_id`; a NULL
+ * user is nobody's): true unless its owner opted out. Correlated, so it is checked per row.
+ */
+export function ownerNotOptedOutSql(alias: string): string {
+  return `(${alias}.user_id IS NULL OR NOT EXISTS (SELECT 1 FROM memory_settings os WHERE os.tenant_id = ${alias}.tenant_id AND os.user_id = ${alias}.user_id AND os.opted_out))`;
+}
+
 /** The write gate: throws OPTED_OUT when the user opted out (and holds their settings row until commit). */
 export async function assertNotOptedOut(tx: Queryable, scope: OptOutScope): Promise<void> {
   const { rows } = await tx.query<{ opted_out: boolean }>(

@@ -258,7 +258,8 @@ describe.each(testEngines())("MemoryControls on %s", (engine) => {
       profileHistory: 3,
       rules: { imported: 2, skipped: 0 },
       settings: true,
-      refused: { memories: 0, profileFields: 0, profileHistory: 0, rules: 0, byCategory: {} },
+      storeItems: { imported: 0, skipped: 0 },
+      refused: { memories: 0, profileFields: 0, profileHistory: 0, rules: 0, storeItems: 0, byCategory: {} },
     });
     const again = await controls.export(alice);
     // Ids are new (see import-ids.ts) and mapped one to one: links point where they pointed.

@@ -503,7 +503,7 @@ describe.each(testEngines())("HTTP API on %s", (engine) => {
 
       const step2 = await call("POST", "/api/delete-all", { headers: A, body: { token: step1.json.token } });
       expect(step2.status).toBe(200);
-      expect(step2.json.deleted).toEqual({ memories: 5, profile: 1, profileHistory: 3, rules: 1, jobs: 0, threads: 1, confirmations: 0 });
+      expect(step2.json.deleted).toEqual({ memories: 5, profile: 1, profileHistory: 3, rules: 1, jobs: 0, threads: 1, confirmations: 0, storeItems: 0 });
       for (const table of ["memories", "profiles", "profile_history", "procedural_rules", "memory_confirmations", "threads"]) {
         expect([table, await count(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = 'acme' AND user_id = 'alice'`)]).toEqual([table, 0]);
       }
