@@ -322,7 +322,7 @@ describe("langgraph-memory memories / profile / rules", () => {
       expect(err.join("")).toContain("refusing to delete everything without confirmation: stdin is not a terminal; pass --yes to confirm");
       await withDb(async (db) => expect(await count(db, "SELECT count(*)::int AS n FROM memory_settings WHERE user_id = 'alice' AND opted_out")).toBe(0));
       expect(await main(["memories", "opt-out", ...as(), "--purge", "--yes"])).toBe(0);
-      expect(stdout()).toContain("deleted everything stored: memories 4, profile 1, profileHistory 3, rules 2, jobs 0, threads 1, confirmations 0\n");
+      expect(stdout()).toContain("deleted everything stored: memories 4, profile 1, profileHistory 3, rules 2, jobs 0, threads 1, confirmations 0, storeItems 0\n");
       await withDb(async (db) => {
         expect(await count(db, "SELECT count(*)::int AS n FROM memories WHERE tenant_id = 'acme' AND user_id = 'alice'")).toBe(0);
         expect(await count(db, "SELECT count(*)::int AS n FROM memory_settings WHERE tenant_id = 'acme' AND user_id = 'alice' AND opted_out")).toBe(1);
