@@ -102,7 +102,8 @@ function readTemplate(dir: string, key: string): Uint8Array | undefined {
   return tar;
 }
 
-function saveTemplate(dir: string, key: string, tar: Uint8Array): void {
+/** Store `tar` (a `dumpDataDir` tar) as the template named `key` in `dir`. */
+export function saveTemplate(dir: string, key: string, tar: Uint8Array): void {
   mkdirSync(dir, { recursive: true });
   const meta: TemplateMeta = { key, bytes: tar.length, sha256: createHash("sha256").update(tar).digest("hex") };
   const suffix = `.${process.pid}.${Date.now()}.tmp`;
@@ -154,39 +155,55 @@ async function templateFor(dir: string, key: string, schema: string, open: Opene
   return pending;
 }
 
-/** Write the template's files into an empty data folder, PG_VERSION last (its presence marks a database). */
-function extractInto(tar: Uint8Array, dataDir: string): string[] {
-  const root = resolve(dataDir);
-  const written: string[] = [];
-  let last: { path: string; data: Uint8Array } | undefined;
-  for (let offset = 0; offset + 512 <= tar.length; ) {
+interface TarEntry {
+  /** Path inside the data folder, without a leading slash. */
+  name: string;
+  type: "file" | "dir";
+  data: Uint8Array;
+}
+
+/**
+ * The entries of a `dumpDataDir` tar (ustar headers, as PGlite writes them). Throws on anything
+ * malformed, so a damaged template never reaches PGlite (whose loader cannot recover from it).
+ */
+function tarEntries(tar: Uint8Array): TarEntry[] {
+  const entries: TarEntry[] = [];
+  let offset = 0;
+  for (; offset + 512 <= tar.length; ) {
     const header = tar.subarray(offset, offset + 512);
     if (header.every((b) => b === 0)) break;
-    const name = cString(header.subarray(0, 100));
-    const size = Number.parseInt(cString(header.subarray(124, 136)).trim() || "0", 8);
-    const type = String.fromCharCode(header[156] || 48);
+    const name = cString(header.subarray(0, 100)).replace(/^\/+/, "");
+    const sizeField = cString(header.subarray(124, 136)).trim();
+    const size = /^[0-7]+$/.test(sizeField) ? Number.parseInt(sizeField, 8) : Number.NaN;
+    const type = header[156] === 0x35 ? "dir" : header[156] === 0x30 || header[156] === 0 ? "file" : undefined;
+    const magic = cString(header.subarray(257, 262));
     offset += 512;
-    const rel = name.replace(/^\/+/, "");
-    const path = resolve(root, rel);
-    if (!Number.isFinite(size) || size < 0 || offset + size > tar.length || (path !== root && !path.startsWith(root + sep))) {
-      throw new Error(`the template tar is damaged near entry "${name}"`);
+    if (magic !== "ustar" || !type || !Number.isFinite(size) || offset + size > tar.length || name.split("/").some((part) => part === "..")) {
+      throw new Error(`the template tar is damaged at byte ${offset - 512}`);
     }
-    if (type === "5") {
-      mkdirSync(path, { recursive: true });
-    } else if (type === "0") {
-      const data = tar.subarray(offset, offset + size);
-      if (rel === "PG_VERSION") last = { path, data };
-      else {
-        mkdirSync(dirname(path), { recursive: true });
-        writeFileSync(path, data);
-        written.push(path);
-      }
-    }
+    entries.push({ name, type, data: tar.subarray(offset, offset + size) });
     offset += Math.ceil(size / 512) * 512;
   }
-  if (!last) throw new Error("the template tar holds no PG_VERSION");
-  writeFileSync(last.path, last.data);
-  written.push(last.path);
+  if (!entries.some((e) => e.name === "PG_VERSION" && e.type === "file")) throw new Error("the template tar holds no PG_VERSION");
+  return entries;
+}
+
+/** Write the template's files into a data folder holding no database, PG_VERSION last (its presence marks a database). */
+function extractInto(entries: TarEntry[], dataDir: string): string[] {
+  const root = resolve(dataDir);
+  const written: string[] = [];
+  const ordered = [...entries.filter((e) => e.name !== "PG_VERSION"), ...entries.filter((e) => e.name === "PG_VERSION")];
+  for (const entry of ordered) {
+    const path = resolve(root, entry.name);
+    if (path !== root && !path.startsWith(root + sep)) throw new Error(`the template tar names a path outside the folder: ${entry.name}`);
+    if (entry.type === "dir") {
+      mkdirSync(path, { recursive: true });
+      continue;
+    }
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, entry.data);
+    written.push(path);
+  }
   return written;
 }
 
@@ -220,7 +237,8 @@ export async function openFromTemplate(options: PgliteOpenOptions, open: Opener)
   let db: TemplateDatabase | undefined;
   let written: string[] = [];
   try {
-    if (options.dataDir) written = extractInto(tar, options.dataDir);
+    const entries = tarEntries(tar);
+    if (options.dataDir) written = extractInto(entries, options.dataDir);
     db = await open({ ...options, loadDataDir: options.dataDir ? undefined : new Blob([tar]) });
     const copy = db;
     await copy.transaction((tx) => personalizeTemplateCopy(tx, copy.schemaSql));
