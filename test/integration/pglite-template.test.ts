@@ -51,7 +51,7 @@ async function markedTemplate(cacheDir: string, key: string, marker: string): Pr
 /** A copy of a dump tar whose PG_VERSION file says `version` (same length). */
 function withPgVersion(tar: Uint8Array, version: string): Uint8Array {
   const copy = new Uint8Array(tar);
-  const text = (from: number, to: number) => Buffer.from(copy.subarray(from, to)).toString("latin1").replace(/\0[^]*$/, "");
+  const text = (from: number, to: number) => Buffer.from(copy.subarray(from, to)).toString("latin1").split("\0")[0];
   for (let offset = 0; offset + 512 <= copy.length; ) {
     const name = text(offset, offset + 100);
     if (!name) break;
