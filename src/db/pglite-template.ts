@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
@@ -11,6 +11,8 @@ import { personalizeTemplateCopy } from "./pglite-template-queries.js";
 
 /** Bumped when what a template holds or how it is stored changes. */
 const TEMPLATE_FORMAT = 1;
+/** Templates kept in the cache folder (40 MB each), the most recently used: one per schema and release. */
+const KEEP_TEMPLATES = 4;
 
 /** What `PgliteDatabase.open` is given; the template module opens through it (no import cycle). */
 export interface PgliteOpenOptions {
@@ -99,6 +101,7 @@ function readTemplate(dir: string, key: string): Uint8Array | undefined {
     return undefined;
   }
   verified.set(tarPath, stamp);
+  touch(join(dir, `${key}.json`));
   return tar;
 }
 
@@ -113,6 +116,32 @@ export function saveTemplate(dir: string, key: string, tar: Uint8Array): void {
   renameSync(join(dir, `${key}.tar${suffix}`), join(dir, `${key}.tar`));
   writeFileSync(join(dir, `${key}.json${suffix}`), JSON.stringify(meta));
   renameSync(join(dir, `${key}.json${suffix}`), join(dir, `${key}.json`));
+  try {
+    pruneTemplates(dir);
+  } catch {
+    // another process pruned at the same moment
+  }
+}
+
+function touch(path: string): void {
+  try {
+    const now = new Date();
+    utimesSync(path, now, now);
+  } catch {
+    // a read-only cache folder: the template is still used, only pruning order is off
+  }
+}
+
+/** Drop all but the KEEP_TEMPLATES most recently used templates (stale releases, other schemas). */
+function pruneTemplates(dir: string): void {
+  const files = readdirSync(dir);
+  // Leftovers of writers that died mid-write.
+  for (const f of files) if (f.endsWith(".tmp") && Date.now() - statSync(join(dir, f)).mtimeMs > 3_600_000) rmSync(join(dir, f), { force: true });
+  const metas = files
+    .filter((f) => /^[0-9a-f]{32}\.json$/.test(f))
+    .map((f) => ({ key: f.slice(0, -5), used: statSync(join(dir, f)).mtimeMs }))
+    .sort((a, b) => b.used - a.used);
+  for (const { key } of metas.slice(KEEP_TEMPLATES)) discardTemplate(dir, key);
 }
 
 function discardTemplate(dir: string, key: string): void {

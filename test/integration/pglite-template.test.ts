@@ -196,4 +196,12 @@ describe("embedded databases from the migrated template", () => {
     }
     expect(readdirSync(cacheDir).filter((f) => f.startsWith(key))).toEqual([]);
   }, 900_000);
+
+  it("keeps the four most recently used templates in the cache folder", () => {
+    const dir = join(work, "prune");
+    for (let i = 0; i < 6; i++) saveTemplate(dir, createHash("sha256").update(`k${i}`).digest("hex").slice(0, 32), randomBytes(1024));
+    const kept = readdirSync(dir).sort();
+    expect(kept.filter((f) => f.endsWith(".json"))).toHaveLength(4);
+    expect(kept.filter((f) => f.endsWith(".tar"))).toHaveLength(4);
+  });
 });
