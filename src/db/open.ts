@@ -11,6 +11,12 @@ import { ErrorCodes, MemoryError, isMemoryError } from "../errors.js";
 export interface OpenDatabaseOptions extends Pick<ConfigInput, "schema" | "autoMigrate" | "poolMax" | "dataDir"> {
   /** Restore an embedded database from a `PGlite.dumpDataDir()` blob (memory:// only). */
   loadDataDir?: Blob;
+  /**
+   * Start a new embedded database (memory://, or a data folder holding none yet) as a copy of a
+   * migrated template built once per machine, instead of running initdb and the migrations
+   * (docs/operations.md, "Embedded start-up"). Default true; only with autoMigrate.
+   */
+  embeddedTemplate?: boolean;
 }
 
 /**
@@ -23,7 +29,7 @@ export interface OpenDatabaseOptions extends Pick<ConfigInput, "schema" | "autoM
  * const db = await openDatabase("postgres://localhost/app", { schema: "memory" });
  */
 export async function openDatabase(url?: string, options: OpenDatabaseOptions = {}): Promise<Database> {
-  const db = await connectDatabase(url, options);
+  const db = await connectDatabase(url, { ...options, embeddedTemplate: (options.autoMigrate ?? true) && (options.embeddedTemplate ?? true) });
   try {
     if (options.autoMigrate ?? true) await migrate(db);
     else await verifyMigrations(db);
@@ -53,7 +59,7 @@ export async function connectDatabase(url?: string, options: OpenDatabaseOptions
   } else {
     const release = target.dataDir ? lockDataDir(target.dataDir) : undefined;
     try {
-      db = await PgliteDatabase.open({ dataDir: target.dataDir, schema, loadDataDir: options.loadDataDir, onClose: release });
+      db = await PgliteDatabase.open({ dataDir: target.dataDir, schema, loadDataDir: options.loadDataDir, onClose: release, template: options.embeddedTemplate ?? false });
     } catch (err) {
       release?.();
       throw new MemoryError(

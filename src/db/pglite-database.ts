@@ -5,8 +5,9 @@ import { wrapDriverError } from "./driver-errors.js";
 import { applyScope } from "./scope-settings.js";
 import { quoteIdent } from "./identifier.js";
 import { readCapabilities } from "./capabilities.js";
+import { openFromTemplate, type PgliteOpenOptions } from "./pglite-template.js";
 
-type PGliteLike = Pick<PGlite, "query" | "exec" | "transaction" | "close" | "closed">;
+type PGliteLike = Pick<PGlite, "query" | "exec" | "transaction" | "close" | "closed" | "dumpDataDir">;
 
 /**
  * Embedded Postgres (PGlite, WASM) with pgvector. One in-process session: PGlite serialises
@@ -27,9 +28,12 @@ export class PgliteDatabase implements Database {
 
   /**
    * Open PGlite. `dataDir` undefined → in memory. `loadDataDir` restores a dump made by
-   * `PGlite.dumpDataDir()` (tests use it to skip initdb).
+   * `PGlite.dumpDataDir()` (tests use it to skip initdb). `template`: a new database (in memory,
+   * or a folder without one) starts as a copy of the migrated template (src/db/pglite-template.ts).
    */
-  static async open(options: { dataDir?: string; schema: string; loadDataDir?: Blob; onClose?: () => void }): Promise<PgliteDatabase> {
+  static async open(options: PgliteOpenOptions & { template?: boolean }): Promise<PgliteDatabase> {
+    const { template, ...rest } = options;
+    if (template && !rest.loadDataDir) return (await openFromTemplate(rest, PgliteDatabase.open)) as PgliteDatabase;
     const pglite = await PGlite.create({
       dataDir: options.dataDir,
       extensions: { vector },

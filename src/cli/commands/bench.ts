@@ -10,6 +10,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   jobs: async () => (await import("../bench/jobs.js")).benchmark,
   jsonl: async () => (await import("../bench/jsonl.js")).benchmark,
   overhead: async () => (await import("../bench/overhead.js")).benchmark,
+  startup: async () => (await import("../bench/startup.js")).benchmark,
   locomo: async () => (await import("../checkout-commands.js")).loadCheckoutCommand("locomo", "benchmark", "langgraph-memory bench locomo"),
   "locomo-memory": async () => (await import("../checkout-commands.js")).loadCheckoutCommand("locomo-memory", "benchmark", "langgraph-memory bench locomo-memory"),
   summary: async () => (await import("../checkout-commands.js")).loadCheckoutCommand("summary", "benchmark", "langgraph-memory bench summary"),
