@@ -6,7 +6,7 @@ import { applyScope } from "./scope-settings.js";
 import { quoteIdent } from "./identifier.js";
 import { readCapabilities } from "./capabilities.js";
 
-type PGliteLike = Pick<PGlite, "query" | "exec" | "transaction" | "close" | "closed">;
+export type PGliteLike = Pick<PGlite, "query" | "exec" | "transaction" | "close" | "closed">;
 
 /**
  * Embedded Postgres (PGlite, WASM) with pgvector. One in-process session: PGlite serialises
@@ -29,13 +29,20 @@ export class PgliteDatabase implements Database {
    * Open PGlite. `dataDir` undefined → in memory. `loadDataDir` restores a dump made by
    * `PGlite.dumpDataDir()` (tests use it to skip initdb).
    */
-  static async open(options: { dataDir?: string; schema: string; loadDataDir?: Blob; onClose?: () => void }): Promise<PgliteDatabase> {
+  static async open(options: {
+    dataDir?: string;
+    schema: string;
+    loadDataDir?: Blob;
+    onClose?: () => void;
+    /** Put a layer between this database and PGlite (the shared data folder's session gate). */
+    wrap?: (pglite: PGlite) => PGliteLike;
+  }): Promise<PgliteDatabase> {
     const pglite = await PGlite.create({
       dataDir: options.dataDir,
       extensions: { vector },
       loadDataDir: options.loadDataDir,
     });
-    const db = new PgliteDatabase(pglite, options.schema, options.onClose);
+    const db = new PgliteDatabase(options.wrap ? options.wrap(pglite) : pglite, options.schema, options.onClose);
     await pglite.exec(`SET search_path TO ${db.schemaSql}, public`);
     return db;
   }
