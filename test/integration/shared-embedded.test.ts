@@ -119,7 +119,7 @@ describe("several processes on one embedded data folder", () => {
     const db = await openDatabase(url);
     try {
       expect(db).toBeInstanceOf(SharedPgliteClient);
-      const tuple = await PostgresCheckpointer.fromDatabase(db).getTuple({ configurable: { thread_id: "t1" } });
+      const tuple = await PostgresCheckpointer.fromDatabase(db).getTuple({ configurable: { thread_id: "t1", tenant_id: "acme", user_id: "alice" } });
       expect((tuple!.checkpoint.channel_values.messages as Array<{ content: string }>).map((m) => m.content)).toEqual(["I prefer tea over coffee.", "Noted."]);
     } finally {
       await db.close();
