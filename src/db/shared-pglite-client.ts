@@ -1,4 +1,4 @@
-import type { Database, DatabaseCapabilities, QueryResult, Queryable, TransactionOptions } from "./database.js";
+import type { Database, DatabaseCapabilities, QueryOptions, QueryResult, Queryable, TransactionOptions } from "./database.js";
 import { quoteIdent } from "./identifier.js";
 import { ErrorCodes, isMemoryError } from "../errors.js";
 
@@ -37,7 +37,8 @@ export class SharedPgliteClient implements Database {
     return this._closed;
   }
 
-  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
+  /** `options.name` is ignored: see the class comment. */
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[], _options?: QueryOptions): Promise<QueryResult<R>> {
     return this.call((db) => db.query<R>(sql, params));
   }
 

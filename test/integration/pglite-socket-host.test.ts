@@ -109,7 +109,7 @@ describe("PgliteSocketHost", () => {
     // Raw pg: the second connection prepares the same name in the same session, and fails.
     await expect(second.query("SELECT 1 AS one", [], { name: "lgm_test_same" })).rejects.toThrow(/already exists/);
     const shared = new SharedPgliteClient(client(), "public", async () => client());
-    await expect(shared.query("SELECT 1 AS one", [], { name: "lgm_test_same" } as never)).resolves.toEqual({ rows: [{ one: 1 }], rowCount: 1 });
+    await expect(shared.query("SELECT 1 AS one", [], { name: "lgm_test_same" })).resolves.toEqual({ rows: [{ one: 1 }], rowCount: 1 });
     await expect(shared.transaction((tx) => tx.query("SELECT 2 AS two", [], { name: "lgm_test_same" }))).resolves.toEqual({ rows: [{ two: 2 }], rowCount: 1 });
   });
 
