@@ -20,7 +20,7 @@ export interface SharedFolderOptions {
   schema: string;
   /** Pool size of a process that connects to the owner. */
   poolMax?: number;
-  /** Wait this long for the owner to serve the folder. Default 60 s, or LANGGRAPH_MEMORY_SHARE_WAIT_MS. */
+  /** Wait this long for the owner to serve the folder. Default 60 s. */
   waitMs?: number;
 }
 
@@ -65,7 +65,7 @@ type Attached = { role: "owner"; db: PgliteDatabase } | { role: "client"; db: Da
 
 async function attach(options: SharedFolderOptions, openOwner: OpenOwner): Promise<Attached> {
   const { dataDir, schema } = options;
-  const waitMs = options.waitMs ?? (Number(process.env.LANGGRAPH_MEMORY_SHARE_WAIT_MS) || DEFAULT_WAIT_MS);
+  const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
   const deadline = Date.now() + waitMs;
   for (;;) {
     let release: (() => void) | undefined;
