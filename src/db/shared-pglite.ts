@@ -99,7 +99,7 @@ async function attach(options: SharedFolderOptions, openOwner: OpenOwner): Promi
     if (Date.now() >= deadline) {
       throw new MemoryError(
         ErrorCodes.DB_OPEN_FAILED,
-        `data folder ${dataDir} is in use by ${holder ? `process ${holder}` : "another process"}, which has not shared it within ${Math.round(waitMs / 1000)} s; it may be an older release or still migrating — stop it or try again, or use a server Postgres URL`,
+        `data folder ${dataDir} is in use by ${holder ? `process ${holder}` : "another process"}, which has not shared it within ${waitMs < 1000 ? `${waitMs} ms` : `${Math.round(waitMs / 1000)} s`}; it may be an older release or still migrating — stop it or try again, or use a server Postgres URL`,
         { details: { pid: holder } },
       );
     }

@@ -12,9 +12,11 @@ import { join } from "node:path";
 import { openDatabase } from "../../src/db/open.js";
 import { PostgresCheckpointer } from "../../src/checkpointer/postgres-checkpointer.js";
 import { SharedPgliteClient } from "../../src/db/shared-pglite-client.js";
+import { openSharedFolder } from "../../src/db/shared-pglite.js";
 
 const CLI = join(process.cwd(), "src/cli/run.ts");
 const APP = join(process.cwd(), "test/integration/fixtures/shared-folder-app.ts");
+const LOCK_HOLDER = join(process.cwd(), "test/reliability/fixtures/lock-contender.ts");
 const TOKEN = "alice-shared-token-0123456789";
 
 interface Child {
@@ -85,6 +87,8 @@ describe("several processes on one embedded data folder", () => {
     children.push(app);
     expect(await app.line(/^ready /)).toBe("ready pglite owner");
     expect(existsSync(join(dir, "db", ".s.PGSQL.5432"))).toBe(true);
+    // The processes of a folder share the owner's schema.
+    await expect(openDatabase(url, { schema: "elsewhere" })).rejects.toMatchObject({ code: "DB_OPEN_FAILED", details: { schema: "langgraph_memory" } });
 
     const serve = start([CLI, "serve", "--port", "0", "--no-viewer", "--database-url", url], {
       LANGGRAPH_MEMORY_TOKENS: JSON.stringify({ [TOKEN]: { tenantId: "acme", userId: "alice" } }),
@@ -145,4 +149,20 @@ describe("several processes on one embedded data folder", () => {
     // Both closed: the folder is free, and the next process owns it alone.
     expect(existsSync(join(dir, "db", "langgraph-memory.lock"))).toBe(false);
   }, 400_000);
+
+  it("a folder locked by a process that never serves it: DB_OPEN_FAILED naming it, after the wait", async () => {
+    const dataDir = join(dir, "held");
+    const holder = start([LOCK_HOLDER]);
+    children.push(holder);
+    await holder.line(/^READY/);
+    holder.child.stdin!.write(`race ${dataDir} ${Date.now()}\n`);
+    expect(await holder.line(/^(WON|LOST)/)).toBe("WON");
+    const never = async (): Promise<never> => {
+      throw new Error("the lock is held: this process must not open PGlite");
+    };
+    const err = await openSharedFolder({ dataDir, schema: "public", waitMs: 300 }, never).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "DB_OPEN_FAILED", details: { pid: holder.child.pid } });
+    expect((err as Error).message).toContain(`in use by process ${holder.child.pid}, which has not shared it within 300 ms`);
+    holder.child.stdin!.write("exit\n");
+  }, 60_000);
 });
