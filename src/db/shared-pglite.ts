@@ -25,6 +25,15 @@ export interface SharedFolderOptions {
 }
 
 const hosts = new WeakMap<Database, PgliteSocketHost>();
+const folders = new WeakMap<Database, string>();
+
+/**
+ * The data folder a database opened by {@link openSharedFolder} shares with other processes (as
+ * owner or client), for locks that must hold across them; undefined for any other database.
+ */
+export function sharedFolderOf(db: Database): string | undefined {
+  return folders.get(db);
+}
 
 /**
  * Open an embedded data folder that several processes use at once. The first process takes the
@@ -37,12 +46,16 @@ const hosts = new WeakMap<Database, PgliteSocketHost>();
  */
 export async function openSharedFolder(options: SharedFolderOptions, openOwner: OpenOwner): Promise<Database> {
   const first = await attach(options, openOwner);
-  if (first.role === "owner") return first.db;
+  if (first.role === "owner") {
+    folders.set(first.db, options.dataDir);
+    return first.db;
+  }
   const client = new SharedPgliteClient(first.db, options.schema, async () => {
     const next = await attach(options, openOwner);
     if (next.role === "owner") await startSharing(next.db); // migrated already: serve at once
     return next.db;
   });
+  folders.set(client, options.dataDir);
   return client;
 }
 

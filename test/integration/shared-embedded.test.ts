@@ -13,9 +13,11 @@ import { openDatabase } from "../../src/db/open.js";
 import { PostgresCheckpointer } from "../../src/checkpointer/postgres-checkpointer.js";
 import { SharedPgliteClient } from "../../src/db/shared-pglite-client.js";
 import { openSharedFolder } from "../../src/db/shared-pglite.js";
+import { withUserWriteLock } from "../../src/extraction/write/write-lock.js";
 
 const CLI = join(process.cwd(), "src/cli/run.ts");
 const APP = join(process.cwd(), "test/integration/fixtures/shared-folder-app.ts");
+const COUNTER = join(process.cwd(), "test/integration/fixtures/shared-folder-counter.ts");
 const LOCK_HOLDER = join(process.cwd(), "test/reliability/fixtures/lock-contender.ts");
 const TOKEN = "alice-shared-token-0123456789";
 
@@ -165,4 +167,28 @@ describe("several processes on one embedded data folder", () => {
     expect((err as Error).message).toContain(`in use by process ${holder.child.pid}, which has not shared it within 300 ms`);
     holder.child.stdin!.write("exit\n");
   }, 60_000);
+
+  it("a user's write lock holds across the processes of a folder: no lost update between read and write", async () => {
+    const db = await openDatabase(`pglite:${join(dir, "counter")}`);
+    try {
+      await db.exec("CREATE TABLE lgm_test_counter (n int); INSERT INTO lgm_test_counter VALUES (0)");
+      const rounds = 40;
+      const other = start([COUNTER, `pglite:${join(dir, "counter")}`, String(rounds)]);
+      children.push(other);
+      await other.line(/^opened/);
+      other.child.stdin!.write("go\n");
+      for (let i = 0; i < rounds; i++) {
+        await withUserWriteLock(db, { tenantId: "acme", userId: "alice" }, async () => {
+          const { rows } = await db.query<{ n: number }>("SELECT n FROM lgm_test_counter");
+          await new Promise((resolve) => setTimeout(resolve, 3)); // as a pass awaits its embeddings
+          await db.query("UPDATE lgm_test_counter SET n = $1", [rows[0].n + 1]);
+        });
+      }
+      await other.line(/^done/);
+      expect(await other.exited).toBe(0);
+      expect((await db.query<{ n: number }>("SELECT n FROM lgm_test_counter")).rows[0].n).toBe(2 * rounds);
+    } finally {
+      await db.close();
+    }
+  }, 180_000);
 });
