@@ -2,7 +2,7 @@ import type { Database } from "./database.js";
 import { PgDatabase } from "./pg-database.js";
 import { PgliteDatabase } from "./pglite-database.js";
 import { parseDatabaseUrl, redactUrl } from "./database-url.js";
-import { lockDataDir } from "./data-dir-lock.js";
+import { openSharedFolder, startSharing } from "./shared-pglite.js";
 import { migrate, verifyMigrations } from "./migrate.js";
 import { validateSchemaName } from "./identifier.js";
 import { resolveConfig, type ConfigInput } from "../config.js";
@@ -34,6 +34,7 @@ export async function openDatabase(url?: string, options: OpenDatabaseOptions = 
     if (options.autoMigrate ?? true) await migrate(db);
     else await verifyMigrations(db);
     await db.refreshCapabilities();
+    await startSharing(db);
   } catch (err) {
     await db.close().catch(() => undefined);
     if (isMemoryError(err, ErrorCodes.DB_UNAVAILABLE) && db.engine === "postgres") {
@@ -57,17 +58,21 @@ export async function connectDatabase(url?: string, options: OpenDatabaseOptions
   if (target.engine === "postgres") {
     db = new PgDatabase({ connectionString: target.url, schema, poolMax: config.poolMax });
   } else {
-    const release = target.dataDir ? lockDataDir(target.dataDir) : undefined;
-    try {
-      db = await PgliteDatabase.open({ dataDir: target.dataDir, schema, loadDataDir: options.loadDataDir, onClose: release, template: options.embeddedTemplate ?? false });
-    } catch (err) {
-      release?.();
-      throw new MemoryError(
-        ErrorCodes.DB_OPEN_FAILED,
-        `cannot open the embedded database${target.dataDir ? ` in ${target.dataDir}` : ""}: ${describeOpenError(err)}; check the folder is writable, the disk has space and no other process uses it`,
-        { cause: err },
-      );
-    }
+    const dataDir = target.dataDir;
+    const openEmbedded = async (release?: () => void, wrap?: Parameters<typeof PgliteDatabase.open>[0]["wrap"]) => {
+      try {
+        return await PgliteDatabase.open({ dataDir, schema, loadDataDir: options.loadDataDir, onClose: release, wrap, template: options.embeddedTemplate ?? false });
+      } catch (err) {
+        release?.();
+        throw new MemoryError(
+          ErrorCodes.DB_OPEN_FAILED,
+          `cannot open the embedded database${dataDir ? ` in ${dataDir}` : ""}: ${describeOpenError(err)}; check the folder is writable, the disk has space and no other process uses it`,
+          { cause: err },
+        );
+      }
+    };
+    // A folder is shared by every process that opens it: the first owns it, the others connect.
+    db = dataDir ? await openSharedFolder({ dataDir, schema, poolMax: config.poolMax }, openEmbedded) : await openEmbedded();
   }
   return db;
 }

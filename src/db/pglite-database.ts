@@ -7,7 +7,9 @@ import { quoteIdent } from "./identifier.js";
 import { readCapabilities } from "./capabilities.js";
 import { openFromTemplate, type PgliteOpenOptions } from "./pglite-template.js";
 
-type PGliteLike = Pick<PGlite, "query" | "exec" | "transaction" | "close" | "closed" | "dumpDataDir">;
+import type { PGliteLike } from "./pglite-like.js";
+
+export type { PGliteLike } from "./pglite-like.js";
 
 /**
  * Embedded Postgres (PGlite, WASM) with pgvector. One in-process session: PGlite serialises
@@ -39,7 +41,7 @@ export class PgliteDatabase implements Database {
       extensions: { vector },
       loadDataDir: options.loadDataDir,
     });
-    const db = new PgliteDatabase(pglite, options.schema, options.onClose);
+    const db = new PgliteDatabase(options.wrap ? options.wrap(pglite) : pglite, options.schema, options.onClose);
     await pglite.exec(`SET search_path TO ${db.schemaSql}, public`);
     return db;
   }

@@ -5,6 +5,7 @@ import { homedir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { Database } from "./database.js";
+import type { PGliteLike } from "./pglite-like.js";
 import { migrate } from "./migrate.js";
 import { loadMigrations } from "./migrations.js";
 import { personalizeTemplateCopy } from "./pglite-template-queries.js";
@@ -20,6 +21,8 @@ export interface PgliteOpenOptions {
   schema: string;
   loadDataDir?: Blob;
   onClose?: () => void;
+  /** Put a layer between the database and PGlite (the shared data folder's session gate); never on the template's own build. */
+  wrap?: (pglite: PGlite) => PGliteLike;
 }
 
 /** The slice of PgliteDatabase this module needs. */

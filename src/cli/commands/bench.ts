@@ -14,6 +14,7 @@ const BENCHMARKS: Record<string, () => Promise<Benchmark>> = {
   locomo: async () => (await import("../checkout-commands.js")).loadCheckoutCommand("locomo", "benchmark", "langgraph-memory bench locomo"),
   "locomo-memory": async () => (await import("../checkout-commands.js")).loadCheckoutCommand("locomo-memory", "benchmark", "langgraph-memory bench locomo-memory"),
   summary: async () => (await import("../checkout-commands.js")).loadCheckoutCommand("summary", "benchmark", "langgraph-memory bench summary"),
+  shared: async () => (await import("../bench/shared.js")).benchmark,
 };
 
 export const command: CliCommand = {

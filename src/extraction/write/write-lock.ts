@@ -1,5 +1,7 @@
 import type { Database } from "../../db/database.js";
 import type { UserScope } from "../../core/scope.js";
+import { lockStripe, withFolderLock } from "../../db/folder-lock.js";
+import { sharedFolderOf } from "../../db/shared-pglite.js";
 
 const chains = new WeakMap<Database, Map<string, Promise<void>>>();
 
@@ -8,13 +10,17 @@ const chains = new WeakMap<Database, Map<string, Promise<void>>>();
  * then write, so two passes for one user (two threads' jobs on two workers) must not interleave or
  * both would insert the same fact. In-process passes queue on a promise chain; on server Postgres
  * a session advisory lock, held on one pooled connection while the pass runs, also serialises
- * passes of other processes. PGlite serves one process, so the chain is enough there.
+ * passes of other processes. On an embedded data folder, which several processes share, a lock file
+ * in the folder does (one of 64 stripes: in this process passes of one stripe queue on one chain).
  *
  * The lock holds one connection besides the pass's own queries: size the pool at least
  * 2 × concurrency + 2 for a worker.
  */
 export async function withUserWriteLock<T>(db: Database, scope: UserScope, fn: () => Promise<T>): Promise<T> {
-  const key = `lgm-write:${JSON.stringify([db.schema, scope.tenantId, scope.userId])}`;
+  const lockKey = `lgm-write:${JSON.stringify([db.schema, scope.tenantId, scope.userId])}`;
+  const folder = sharedFolderOf(db);
+  const stripe = folder ? lockStripe(lockKey) : undefined;
+  const key = stripe === undefined ? lockKey : `lgm-write-stripe:${stripe}`;
   let byKey = chains.get(db);
   if (!byKey) chains.set(db, (byKey = new Map()));
   const previous = byKey.get(key) ?? Promise.resolve();
@@ -26,15 +32,16 @@ export async function withUserWriteLock<T>(db: Database, scope: UserScope, fn: (
   try {
     if (db.engine === "postgres" && db.withConnection) {
       return await db.withConnection(async (conn) => {
-        await conn.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [key]);
+        await conn.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [lockKey]);
         try {
           return await fn();
         } finally {
           // A broken connection ended its session, and the lock with it.
-          await conn.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [key]).catch(() => undefined);
+          await conn.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [lockKey]).catch(() => undefined);
         }
       });
     }
+    if (folder !== undefined && stripe !== undefined) return await withFolderLock(folder, stripe, fn);
     return await fn();
   } finally {
     release();
