@@ -9,6 +9,10 @@ export function importHono() {
   return importOptionalPeer("hono", () => import("hono"), "the memory HTTP app for LangGraph (langgraph-memory/studio)");
 }
 
+export function importHonoCors() {
+  return importOptionalPeer("hono", () => import("hono/cors"), "langgraph-memory dev (CORS for Studio)");
+}
+
 export function importEmbedServer() {
   return importOptionalPeer("@langchain/langgraph-api", () => import("@langchain/langgraph-api/experimental/embed"), "langgraph-memory dev (the LangGraph API)");
 }

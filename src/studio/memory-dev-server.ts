@@ -8,7 +8,7 @@ import { ApiThreadRegistry } from "./api-thread-registry.js";
 import { OwnerScopedCheckpointer } from "./owner-scoped-checkpointer.js";
 import { createMemoryHttpApp, type MemoryHttpAppOptions } from "./memory-http-app.js";
 import { registerLangGraphRoutes, type ServedGraph } from "./langgraph-routes.js";
-import { importEmbedServer, importHono } from "./langgraph-api-peers.js";
+import { importEmbedServer, importHono, importHonoCors } from "./langgraph-api-peers.js";
 import { nodeRequestListener } from "./node-fetch-handler.js";
 
 export interface MemoryDevServerOptions {
@@ -18,7 +18,16 @@ export interface MemoryDevServerOptions {
   graphs: ReadonlyMap<string, ServedGraph>;
   /** Options of the viewer and controls API under /memory (tokens, viewer, body limit…). */
   http?: Omit<MemoryHttpAppOptions, "memory">;
+  /**
+   * Browser origins allowed to call the LangGraph API (CORS); default {@link STUDIO_ORIGINS}.
+   * The API has no authentication, so this is what keeps other web pages from reading threads.
+   * The viewer and controls API are never opened to other origins.
+   */
+  allowOrigins?: readonly string[];
 }
+
+/** Where LangGraph Studio runs (LangSmith, US and EU). */
+export const STUDIO_ORIGINS: readonly string[] = ["https://smith.langchain.com", "https://eu.smith.langchain.com"];
 
 /** The LangGraph API and the memory viewer on one port. */
 export interface MemoryDevServer {
@@ -60,6 +69,17 @@ export async function createMemoryDevServer(options: MemoryDevServerOptions): Pr
   });
   const memoryHttp = await createMemoryHttpApp({ ...options.http, memory });
   const app = new Hono();
+  const { cors } = await importHonoCors();
+  const allowed = new Set(options.allowOrigins ?? STUDIO_ORIGINS);
+  const apiCors = cors({ origin: (origin) => (allowed.has(origin) ? origin : null), exposeHeaders: ["content-location", "x-pagination-total"] });
+  app.use("*", async (c, next) => {
+    if (c.req.path === memoryHttp.prefix || c.req.path.startsWith(`${memoryHttp.prefix}/`)) return next();
+    // Studio is a public page calling a server on this machine: Chrome's Private Network Access asks first.
+    if (c.req.method === "OPTIONS" && c.req.header("access-control-request-private-network") === "true" && allowed.has(c.req.header("origin") ?? "")) {
+      c.header("access-control-allow-private-network", "true");
+    }
+    return apiCors(c, next);
+  });
   app.route("/", memoryHttp.app);
   registerLangGraphRoutes(app, { graphs, threads, embed, version: packageVersion() });
   app.route("/", embed);

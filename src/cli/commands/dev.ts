@@ -9,10 +9,10 @@ import { TOKEN_ENV_VARS, TokenTable } from "../../server/authentication.js";
 import { closeSharedMemory, sharedMemory } from "../../graph/memory-from-env.js";
 import { parseGraphOption, readLangGraphJson, type GraphSpec } from "../../studio/graph-specs.js";
 import { loadGraphs } from "../../studio/load-graphs.js";
-import { createMemoryDevServer, DEV_DEFAULT_PORT } from "../../studio/memory-dev-server.js";
+import { createMemoryDevServer, DEV_DEFAULT_PORT, STUDIO_ORIGINS } from "../../studio/memory-dev-server.js";
 
 const HELP = `usage: langgraph-memory dev [--config FILE | --graph [ID=]PATH[:EXPORT] …] [--port N] [--host ADDR]
-                            [--tokens-file FILE] [--dev-user TENANT:USER] [--no-viewer]
+                            [--allow-origin ORIGIN …] [--tokens-file FILE] [--dev-user TENANT:USER] [--no-viewer]
                             [--embeddings SPEC] [--database-url URL] [--schema NAME]
 
 The LangGraph API (what LangGraph Studio and @langchain/langgraph-sdk talk to) on langgraph-memory's
@@ -27,6 +27,8 @@ memory viewer and controls API under /memory/ on the same port, until SIGINT/SIG
   --port N               default ${DEV_DEFAULT_PORT} (0: any free port; the URL is printed)
   --host ADDR            default 127.0.0.1. The LangGraph API has no authentication (as the stock
                          dev server): on another address anyone who reaches it reads every thread
+  --allow-origin ORIGIN  a browser origin allowed to call the LangGraph API (repeatable; default
+                         Studio's: ${STUDIO_ORIGINS.join(", ")})
   --tokens-file FILE     viewer/controls API tokens (or ${TOKEN_ENV_VARS.tokensFile} / ${TOKEN_ENV_VARS.tokens})
   --dev-user T:U         print a one-time viewer sign-in link for tenant T, user U (loopback host only;
                          press Enter for a new link)
@@ -44,6 +46,7 @@ export const command: CliCommand = {
       "tokens-file": { type: "string" },
       "dev-user": { type: "string" },
       "no-viewer": { type: "boolean" },
+      "allow-origin": { type: "string", multiple: true },
       embeddings: { type: "string" },
     });
     if (values.help) {
@@ -78,7 +81,7 @@ export const command: CliCommand = {
     let dev: Awaited<ReturnType<typeof createMemoryDevServer>> | undefined;
     try {
       const graphs = await loadGraphs(specs);
-      dev = await createMemoryDevServer({ memory, graphs, http: { tokens: tokens ?? undefined, viewer: !values["no-viewer"] } });
+      dev = await createMemoryDevServer({ memory, graphs, http: { tokens: tokens ?? undefined, viewer: !values["no-viewer"] }, allowOrigins: values["allow-origin"] });
       const url = await dev.listen({ port, host });
       const where = memory.config.databaseUrl ? redactUrl(memory.config.databaseUrl) : `embedded database in ${memory.config.dataDir}`;
       console.log(`langgraph-memory dev: LangGraph API on ${url} (graphs: ${[...graphs.keys()].join(", ")}; threads and memory in ${where})`);
