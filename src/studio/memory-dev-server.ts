@@ -73,18 +73,22 @@ export async function createMemoryDevServer(options: MemoryDevServerOptions): Pr
   const allowed = new Set(options.allowOrigins ?? STUDIO_ORIGINS);
   const apiCors = cors({ origin: (origin) => (allowed.has(origin) ? origin : null), exposeHeaders: ["content-location", "x-pagination-total"] });
   app.use("*", async (c, next) => {
-    if (c.req.path === memoryHttp.prefix || c.req.path.startsWith(`${memoryHttp.prefix}/`)) return next();
     // Studio is a public page calling a server on this machine: Chrome's Private Network Access asks first.
     if (c.req.method === "OPTIONS" && c.req.header("access-control-request-private-network") === "true" && allowed.has(c.req.header("origin") ?? "")) {
       c.header("access-control-allow-private-network", "true");
     }
     return apiCors(c, next);
   });
-  app.route("/", memoryHttp.app);
   registerLangGraphRoutes(app, { graphs, threads, embed, version: packageVersion() });
   app.route("/", embed);
 
-  const server = createServer(nodeRequestListener((request) => app.fetch(request)));
+  // By path: the viewer and controls API go to their Fastify routes, everything else to the LangGraph API.
+  const langgraph = nodeRequestListener((request) => app.fetch(request));
+  const isMemoryPath = (url: string | undefined) => {
+    const path = (url ?? "/").split("?")[0];
+    return path === memoryHttp.prefix || path.startsWith(`${memoryHttp.prefix}/`);
+  };
+  const server = createServer((req, res) => (isMemoryPath(req.url) ? memoryHttp.nodeListener(req, res) : langgraph(req, res)));
   return {
     server,
     loginPath: (user) => memoryHttp.loginPath(user),

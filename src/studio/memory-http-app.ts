@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Hono } from "hono";
 import type { FastifyInstance } from "fastify";
 import { memoryApi, DEFAULT_BODY_LIMIT, type MemoryApiOptions } from "../server/memory-api.js";
@@ -27,6 +28,11 @@ export interface MemoryHttpApp {
   readonly prefix: string;
   /** One-time viewer sign-in links: `${baseUrl}${prefix}/#login=${sessions.issueLoginCode(user).code}`. */
   readonly sessions: ViewerSessions;
+  /**
+   * The same routes for a Node `http` server (no in-process injection): a server that routes by
+   * path sends requests under `prefix` here, as `langgraph-memory dev` does.
+   */
+  nodeListener(req: IncomingMessage, res: ServerResponse): void;
   /** A sign-in path for `user` (append it to the server's origin). */
   loginPath(user: AuthenticatedUser): string;
   close(): Promise<void>;
@@ -93,6 +99,15 @@ export async function createMemoryHttpApp(options: MemoryHttpAppOptions): Promis
     app,
     prefix,
     sessions,
+    nodeListener(req, res) {
+      server().then(
+        (app) => app.routing(req, res),
+        () => {
+          res.writeHead(503, { "content-type": "application/json", "cache-control": "no-store" });
+          res.end(JSON.stringify({ error: { code: "DB_UNAVAILABLE", message: "the memory could not be opened; see the server's log" } }));
+        },
+      );
+    },
     loginPath: (user) => `${prefix}/#login=${sessions.issueLoginCode(user).code}`,
     async close() {
       const app = await fastify?.catch(() => undefined);

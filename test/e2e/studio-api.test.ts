@@ -91,7 +91,7 @@ describe.each(testEngines())("LangGraph API on our checkpointer (%s)", (engine) 
     const history = await client.threads.getHistory<EchoValues>(thread.thread_id, { limit: 100 });
     const afterFirst = history.find((h) => h.next.length === 0 && texts(h.values).length === 2);
     expect(afterFirst).toBeDefined();
-    const original = history[0].checkpoint.checkpoint_id;
+    const original = history[0].checkpoint.checkpoint_id!;
 
     // Edit the past: replace the first answer, as Studio's "edit state" does.
     const firstAnswer = (afterFirst!.values.messages[1] as { id?: string }).id;
@@ -100,7 +100,8 @@ describe.each(testEngines())("LangGraph API on our checkpointer (%s)", (engine) 
       checkpointId: afterFirst!.checkpoint.checkpoint_id!,
       asNode: "respond",
     });
-    const forkId = forked.checkpoint.checkpoint_id!;
+    // The API answers { checkpoint: { thread_id, checkpoint_ns, checkpoint_id } } (the SDK types it loosely).
+    const forkId = (forked as unknown as { checkpoint: { checkpoint_id: string } }).checkpoint.checkpoint_id;
     const forkTuple = await memory.checkpointer.getTuple({ configurable: { thread_id: thread.thread_id, checkpoint_id: forkId, ...alice } });
     expect(forkTuple?.parentConfig?.configurable?.checkpoint_id).toBe(afterFirst!.checkpoint.checkpoint_id);
 
