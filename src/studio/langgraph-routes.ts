@@ -5,7 +5,7 @@ import { importGraphSchemas } from "./langgraph-api-peers.js";
 import type { ApiThreadRegistry } from "./api-thread-registry.js";
 import { parseSse, waitResultOf } from "./sse-values.js";
 
-// biome-ignore lint/suspicious/noExplicitAny: any compiled graph, whatever its state types.
+// Any compiled graph, whatever its state types.
 export type AnyGraph = Pregel<any, any, any, any, any>;
 
 /** A graph the dev server serves: its id (the assistant id) and where it came from. */

@@ -18,6 +18,9 @@ const TIMEOUT = 120_000;
 type Message = { type?: string; content?: unknown };
 type EchoValues = { messages: Message[]; turns: number };
 const texts = (values: unknown) => ((values as EchoValues).messages ?? []).map((m) => m.content);
+/** The contents of a stored checkpoint's messages channel (read with the checkpointer directly). */
+const storedTexts = (tuple: { checkpoint: { channel_values: Record<string, unknown> } } | undefined) =>
+  ((tuple?.checkpoint.channel_values.messages ?? []) as Array<{ content: unknown }>).map((m) => m.content);
 
 describe.each(testEngines())("LangGraph API on our checkpointer (%s)", (engine) => {
   let memory: LangGraphMemory;
@@ -70,7 +73,7 @@ describe.each(testEngines())("LangGraph API on our checkpointer (%s)", (engine) 
     const direct = await memory.checkpointer.getTuple({ configurable: { thread_id: thread.thread_id, ...alice } });
     const state = await client.threads.getState<EchoValues>(thread.thread_id);
     expect(direct?.checkpoint.id).toBe(state.checkpoint.checkpoint_id);
-    expect((direct?.checkpoint.channel_values.messages as Array<{ content: unknown }>).map((m) => m.content)).toEqual(texts(state.values));
+    expect(storedTexts(direct)).toEqual(texts(state.values));
     expect(direct?.checkpoint.channel_values.turns).toBe(2);
     expect(await memory.checkpointer.getThread(thread.thread_id)).toMatchObject({ tenantId: "acme", userId: "alice", messageCount: 4 });
     await expect(memory.checkpointer.getTuple({ configurable: { thread_id: thread.thread_id, tenant_id: "acme", user_id: "bob" } })).rejects.toThrow(/another tenant or user/);
@@ -118,7 +121,7 @@ describe.each(testEngines())("LangGraph API on our checkpointer (%s)", (engine) 
     const old = await client.threads.getState(thread.thread_id, original);
     expect(texts(old.values)).toEqual(["first", "echo: first", "second", "echo: second"]);
     const oldDirect = await memory.checkpointer.getTuple({ configurable: { thread_id: thread.thread_id, checkpoint_id: original, ...alice } });
-    expect((oldDirect?.checkpoint.channel_values.messages as Array<{ content: unknown }>).map((m) => m.content)).toEqual(texts(old.values));
+    expect(storedTexts(oldDirect)).toEqual(texts(old.values));
 
     // Re-running from a checkpoint without an edit (Studio's "rerun from here") branches too.
     const rerun = await client.runs.wait(thread.thread_id, "echo", { input: null, config: { configurable: alice }, checkpointId: afterFirst!.checkpoint.checkpoint_id! });
