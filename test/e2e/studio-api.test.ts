@@ -162,6 +162,19 @@ describe.each(testEngines())("LangGraph API on our checkpointer (%s)", (engine) 
     await expect(client.threads.get(thread.thread_id)).rejects.toThrow(/404|not found/i);
   }, TIMEOUT);
 
+  it("a user's delete-all removes the API's record of their threads with the threads", async () => {
+    const zed = { tenant_id: "acme", user_id: "zed" };
+    const thread = await client.threads.create({ metadata: { label: "zed's notes" } });
+    await client.runs.wait(thread.thread_id, "echo", { input: { messages: [{ role: "user", content: "note" }] }, config: { configurable: zed } });
+    const rows = async () => (await memory.db.query<{ n: number }>("SELECT count(*)::int AS n FROM api_threads WHERE thread_id = $1", [thread.thread_id])).rows[0].n;
+    expect(await rows()).toBe(1);
+    const user = { tenantId: "acme", userId: "zed" };
+    const { token: confirmation } = await memory.controls.requestDeleteAll(user);
+    await memory.controls.deleteAll(user, confirmation);
+    expect(await rows()).toBe(0);
+    await expect(client.threads.get(thread.thread_id)).rejects.toThrow(/404|not found/i);
+  }, TIMEOUT);
+
   it("serves the memory agent, the viewer and the controls API on the same port, on one memory", async () => {
     const thread = await client.threads.create();
     const out = await client.runs.wait(thread.thread_id, "memory_agent", { input: { messages: [{ role: "user", content: "I live in Lisbon. Please always use metric units." }] }, config: { configurable: alice } });
