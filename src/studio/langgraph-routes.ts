@@ -71,16 +71,19 @@ export function registerLangGraphRoutes(app: Hono, ctx: LangGraphRoutesContext):
     const drawable = await found.entry.graph.getGraphAsync(config);
     return c.json(drawable.toJSON());
   });
+  // The graph's JSON schemas: from the compiled graph (zod / StateSchema), else parsed from its source file.
+  const schemaOf = async (entry: ServedGraph, graph: AnyGraph, namespace?: string) => {
+    const { getRuntimeGraphSchema, getStaticGraphSchema } = await importGraphSchemas();
+    const runtime = await getRuntimeGraphSchema(graph);
+    if (runtime || !entry.source) return runtime;
+    const all = await getStaticGraphSchema(entry.source);
+    const root = Object.keys(all).find((k) => !k.includes("|"));
+    return root ? (namespace ? all[`${root}|${namespace}`] : undefined) ?? all[root] : undefined;
+  };
   app.get("/assistants/:assistant_id/schemas", async (c) => {
     const found = served(c);
     if (!found) return unknownAssistant(c);
-    const { getRuntimeGraphSchema, getStaticGraphSchema } = await importGraphSchemas();
-    let schema = await getRuntimeGraphSchema(found.entry.graph);
-    if (!schema && found.entry.source) {
-      const all = await getStaticGraphSchema(found.entry.source);
-      const root = Object.keys(all).find((k) => !k.includes("|"));
-      schema = root ? all[root] : undefined;
-    }
+    const schema = await schemaOf(found.entry, found.entry.graph);
     return c.json({
       graph_id: found.id,
       input_schema: schema?.input,
@@ -89,6 +92,22 @@ export function registerLangGraphRoutes(app: Hono, ctx: LangGraphRoutesContext):
       config_schema: schema?.config,
       context_schema: schema?.config,
     });
+  });
+  const subgraphs = async (c: Context) => {
+    const found = served(c);
+    if (!found) return unknownAssistant(c);
+    const recurse = c.req.query("recurse") === "true";
+    const result: Record<string, unknown> = {};
+    for await (const [ns, subgraph] of found.entry.graph.getSubgraphsAsync(c.req.param("namespace"), recurse)) {
+      result[ns] = (await schemaOf(found.entry, subgraph as AnyGraph, ns)) ?? null;
+    }
+    return c.json(result);
+  };
+  app.get("/assistants/:assistant_id/subgraphs", subgraphs);
+  app.get("/assistants/:assistant_id/subgraphs/:namespace", subgraphs);
+  app.post("/assistants/:assistant_id/versions", (c) => {
+    const found = served(c);
+    return found ? c.json([assistant(found.id)]) : unknownAssistant(c);
   });
 
   app.get("/threads/:thread_id", async (c, next) => {

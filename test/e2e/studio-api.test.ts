@@ -12,7 +12,7 @@ import { createMemoryAgentNode, memoryToolsFor } from "../../src/exports/graph.j
 import { createMemoryDevServer, type MemoryDevServer } from "../../src/studio/memory-dev-server.js";
 import type { ServedGraph } from "../../src/studio/langgraph-routes.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";
-import { echoBuilder, graph as echoGraph } from "./studio-graphs.js";
+import { echoBuilder, graph as echoGraph, parentGraph } from "./studio-graphs.js";
 
 const TIMEOUT = 120_000;
 type Message = { type?: string; content?: unknown };
@@ -38,6 +38,7 @@ describe.each(testEngines())("LangGraph API on our checkpointer (%s)", (engine) 
     const graphs = new Map<string, ServedGraph>([
       ["echo", { graph: echoGraph }],
       ["memory_agent", { graph: agent }],
+      ["parent", { graph: parentGraph }],
     ]);
     dev = await createMemoryDevServer({ memory, graphs, http: { tokens: { [token]: { tenantId: "acme", userId: "alice" } } } });
     url = await dev.listen({ port: 0 });
@@ -196,7 +197,27 @@ describe.each(testEngines())("LangGraph API on our checkpointer (%s)", (engine) 
 
     const schemas = await client.assistants.getSchemas("memory_agent");
     expect(Object.keys((schemas.input_schema as { properties?: object })?.properties ?? {})).toEqual(["messages"]);
-    expect((await client.assistants.search()).map((a) => a.assistant_id).sort()).toEqual(["echo", "memory_agent"]);
+    expect((await client.assistants.search()).map((a) => a.assistant_id).sort()).toEqual(["echo", "memory_agent", "parent"]);
+  }, TIMEOUT);
+
+  it("a graph with a subgraph: its schema and the subgraph's checkpoints, streamed and stored in their namespace", async () => {
+    const subgraphs = await client.assistants.getSubgraphs("parent");
+    expect(Object.keys(subgraphs)).toEqual(["inner"]);
+    const thread = await client.threads.create();
+    const namespaces = new Set<string>();
+    for await (const chunk of client.runs.stream(thread.thread_id, "parent", {
+      input: { messages: [{ role: "user", content: "deep" }] },
+      config: { configurable: alice },
+      streamMode: ["updates"],
+      streamSubgraphs: true,
+    })) {
+      if (chunk.event.startsWith("updates|")) namespaces.add(chunk.event.split("|")[1].split(":")[0]);
+    }
+    expect([...namespaces]).toEqual(["inner"]);
+    expect(texts((await client.threads.getState(thread.thread_id)).values)).toEqual(["deep", "echo: deep"]);
+    const stored = new Set<string>();
+    for await (const t of memory.checkpointer.list({ configurable: { thread_id: thread.thread_id, ...alice } })) stored.add(String(t.config.configurable?.checkpoint_ns).split(":")[0]);
+    expect([...stored].sort()).toEqual(["", "inner"]);
   }, TIMEOUT);
 
   it("answers CORS for Studio's origin only, never on the memory routes", async () => {

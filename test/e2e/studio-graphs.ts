@@ -20,3 +20,10 @@ export const echoBuilder = new StateGraph(EchoState)
   .addEdge("respond", END);
 
 export const graph = echoBuilder.compile({ name: "echo" });
+
+/** A graph with the echo graph as its subgraph node `inner` (its checkpoints go to their own namespace). */
+export const parentGraph = new StateGraph(EchoState)
+  .addNode("inner", echoBuilder.compile())
+  .addEdge(START, "inner")
+  .addEdge("inner", END)
+  .compile({ name: "parent" });
