@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LangGraphMemory } from "../memory.js";
+import { invalidInput } from "../errors.js";
 import { packageRoot } from "../db/package-root.js";
 import type { AuthenticatedUser } from "../server/authentication.js";
 import { ApiThreadRegistry } from "./api-thread-registry.js";
@@ -58,7 +59,7 @@ export async function createMemoryDevServer(options: MemoryDevServerOptions): Pr
   const { memory, graphs } = options;
   const [{ createEmbedServer }, { Hono }] = await Promise.all([importEmbedServer(), importHono()]);
   const [defaultGraphId] = graphs.keys();
-  if (defaultGraphId === undefined) throw new Error("createMemoryDevServer: give at least one graph");
+  if (defaultGraphId === undefined) throw invalidInput("graphs", "give at least one graph (e.g. from loadGraphs(readLangGraphJson(\"langgraph.json\").graphs))");
   const threads = new ApiThreadRegistry(memory.db, memory.checkpointer, defaultGraphId);
   const embed = createEmbedServer({
     graph: Object.fromEntries([...graphs].map(([id, g]) => [id, g.graph])),

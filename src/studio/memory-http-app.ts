@@ -4,6 +4,7 @@ import type { Hono } from "hono";
 import type { FastifyInstance } from "fastify";
 import { memoryApi, DEFAULT_BODY_LIMIT, type MemoryApiOptions } from "../server/memory-api.js";
 import { ViewerSessions } from "../server/viewer-sessions.js";
+import { invalidInput } from "../errors.js";
 import { TokenTable, type AuthenticatedUser } from "../server/authentication.js";
 import { importHono } from "./langgraph-api-peers.js";
 
@@ -55,7 +56,7 @@ export async function createMemoryHttpApp(options: MemoryHttpAppOptions): Promis
   const { Hono } = await importHono();
   const { memory, prefix: prefixOption, tokens: tokensOption, ...api } = options;
   const prefix = (prefixOption ?? MEMORY_HTTP_PREFIX).replace(/\/+$/, "");
-  if (!/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(prefix)) throw new Error(`prefix must be a path like "/memory" (got ${JSON.stringify(prefixOption)})`);
+  if (!/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(prefix)) throw invalidInput("prefix", `must be a path like "/memory" (got ${JSON.stringify(prefixOption)})`);
   const sessions = api.sessions ?? new ViewerSessions();
   const tokens = tokensOption ?? TokenTable.fromConfig() ?? undefined;
 
