@@ -1,5 +1,5 @@
 /**
- * The SQL of the LangGraph API's thread registry (migration 0012's `api_threads`). A thread the
+ * The SQL of the LangGraph API's thread registry (migration 0013's `api_threads`). A thread the
  * API knows is one it registered (`POST /threads`, a run) or one the checkpointer holds (a
  * `threads` row, e.g. written by an app's own graph): both are listed, the registry's metadata
  * on top of the checkpointer's timestamps.
