@@ -24,8 +24,8 @@ interface Running {
   stop: () => Promise<void>;
 }
 
-/** Start `dev` with `args`; resolves once it prints its URL (its output is kept for assertions). */
-async function startDev(args: string[]): Promise<Running> {
+/** Start `dev` with `args`; resolves once its start-up lines up to `ready` are out (its output is kept for assertions). */
+async function startDev(args: string[], ready = /memory viewer and controls API: \S+\n/): Promise<Running> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/cli/run.ts", "dev", "--port", String(port), "--database-url", "memory://", ...args], {
     cwd: process.cwd(),
@@ -43,7 +43,7 @@ async function startDev(args: string[]): Promise<Running> {
     if ((await Promise.race([exited, timer])) === "timeout") child.kill("SIGKILL");
   };
   const deadline = Date.now() + 90_000;
-  while (!out.includes("LangGraph API on http://")) {
+  while (!ready.test(out)) {
     if (child.exitCode !== null) throw new Error(`dev exited with ${child.exitCode}:\n${out}`);
     if (Date.now() > deadline) {
       await stop();
@@ -58,7 +58,7 @@ describe("langgraph-memory dev", () => {
   it(
     "serves langgraph.json's graphs on our checkpointer, the viewer and its sign-in link on one port, and stops on SIGTERM",
     async () => {
-      const dev = await startDev(["--dev-user", "acme:alice"]);
+      const dev = await startDev(["--dev-user", "acme:alice"], /sign in to the viewer as .*\n/);
       try {
         expect(dev.output()).toContain("graphs: memory_agent, extract_memories");
         expect(dev.output()).toContain(`memory viewer and controls API: ${dev.url}/memory/`);

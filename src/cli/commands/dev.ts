@@ -1,10 +1,13 @@
 import { existsSync } from "node:fs";
 import type { CliCommand } from "../cli-command.js";
 import { parseCommandArgs } from "../common-options.js";
-import { LOOPBACK_HOSTS, parseDevUser } from "../dev-user.js";
+import { LOOPBACK_HOSTS } from "../loopback.js";
+import { parseUserSpec } from "../scope-options.js";
 import { waitForStop } from "../wait-for-stop.js";
 import { redactUrl } from "../../db/database-url.js";
 import { ErrorCodes, MemoryError } from "../../errors.js";
+import { DEFAULT_TENANT_ID } from "../../core/scope.js";
+import { countOf } from "../../core/plural.js";
 import { TOKEN_ENV_VARS, TokenTable } from "../../server/authentication.js";
 import { closeSharedMemory, sharedMemory } from "../../graph/memory-from-env.js";
 import { parseGraphOption, readLangGraphJson, type GraphSpec } from "../../studio/graph-specs.js";
@@ -12,7 +15,7 @@ import { loadGraphs } from "../../studio/load-graphs.js";
 import { createMemoryDevServer, DEV_DEFAULT_PORT, STUDIO_ORIGINS } from "../../studio/memory-dev-server.js";
 
 const HELP = `usage: langgraph-memory dev [--config FILE | --graph [ID=]PATH[:EXPORT] …] [--port N] [--host ADDR]
-                            [--allow-origin ORIGIN …] [--tokens-file FILE] [--dev-user TENANT:USER] [--no-viewer]
+                            [--allow-origin ORIGIN …] [--tokens-file FILE] [--dev-user [TENANT:]USER] [--no-viewer]
                             [--embeddings SPEC] [--database-url URL] [--schema NAME]
 
 The LangGraph API (what LangGraph Studio and @langchain/langgraph-sdk talk to) on langgraph-memory's
@@ -30,8 +33,8 @@ memory viewer and controls API under /memory/ on the same port, until SIGINT/SIG
   --allow-origin ORIGIN  a browser origin allowed to call the LangGraph API (repeatable; default
                          Studio's: ${STUDIO_ORIGINS.join(", ")})
   --tokens-file FILE     viewer/controls API tokens (or ${TOKEN_ENV_VARS.tokensFile} / ${TOKEN_ENV_VARS.tokens})
-  --dev-user T:U         print a one-time viewer sign-in link for tenant T, user U (loopback host only;
-                         press Enter for a new link)
+  --dev-user [T:]U       print a one-time viewer sign-in link for user U of tenant T (default
+                         "${DEFAULT_TENANT_ID}"; loopback host only; press Enter for a new link)
   --no-viewer            no viewer page (the controls API stays under /memory/api/)
   --embeddings SPEC      must match what the store was written with (default EMBEDDINGS or "local")`;
 
@@ -56,7 +59,7 @@ export const command: CliCommand = {
     const port = values.port === undefined ? DEV_DEFAULT_PORT : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new MemoryError(ErrorCodes.INVALID_INPUT, "--port: an integer from 0 to 65535");
     const host = values.host ?? "127.0.0.1";
-    const devUser = values["dev-user"] === undefined ? null : parseDevUser(values["dev-user"]);
+    const devUser = values["dev-user"] === undefined ? null : parseUserSpec(values["dev-user"], "--dev-user");
     if (devUser && !LOOPBACK_HOSTS.has(host)) {
       console.error(`refusing to start: --dev-user signs anyone in who can reach the server, so it only runs on a loopback host (127.0.0.1, ::1), not ${host}`);
       return 2;
@@ -86,7 +89,7 @@ export const command: CliCommand = {
       const where = memory.config.databaseUrl ? redactUrl(memory.config.databaseUrl) : `embedded database in ${memory.config.dataDir}`;
       console.log(`langgraph-memory dev: LangGraph API on ${url} (graphs: ${[...graphs.keys()].join(", ")}; threads and memory in ${where})`);
       console.log(`  Studio: https://smith.langchain.com/studio/?baseUrl=${encodeURIComponent(url)}`);
-      console.log(`  memory viewer and controls API: ${url}/memory/${tokens ? ` (${tokens.size} access token(s))` : ""}`);
+      console.log(`  memory viewer and controls API: ${url}/memory/${tokens ? ` (${countOf(tokens.size, "access token")})` : ""}`);
       const printLink = () => {
         if (!devUser || !dev) return;
         console.log(`  sign in to the viewer as ${devUser.tenantId}/${devUser.userId}: ${url}${dev.loginPath(devUser)}  (one-time link)`);
