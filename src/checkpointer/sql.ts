@@ -341,7 +341,8 @@ export const DELETE_THREAD_SQL = `
 WITH w AS (DELETE FROM checkpoint_writes WHERE thread_id = $1),
      i AS (DELETE FROM checkpoint_items WHERE thread_id = $1),
      c AS (DELETE FROM checkpoints WHERE thread_id = $1),
-     o AS (DELETE FROM thread_owners WHERE thread_id = $1)
+     o AS (DELETE FROM thread_owners WHERE thread_id = $1),
+     a AS (DELETE FROM api_threads WHERE thread_id = $1)
 DELETE FROM threads WHERE thread_id = $1`;
 
 /** Remove threads idle for longer than $1 seconds with all their rows and owners; returns their ids. */
@@ -351,7 +352,8 @@ WITH dead AS (
 ), w AS (DELETE FROM checkpoint_writes x USING dead WHERE x.thread_id = dead.thread_id),
    i AS (DELETE FROM checkpoint_items x USING dead WHERE x.thread_id = dead.thread_id),
    c AS (DELETE FROM checkpoints x USING dead WHERE x.thread_id = dead.thread_id),
-   o AS (DELETE FROM thread_owners x USING dead WHERE x.thread_id = dead.thread_id)
+   o AS (DELETE FROM thread_owners x USING dead WHERE x.thread_id = dead.thread_id),
+   a AS (DELETE FROM api_threads x USING dead WHERE x.thread_id = dead.thread_id)
 SELECT thread_id FROM dead`;
 
 /** What retention needs to plan: every checkpoint of a thread with its links and stored channels. */

@@ -23,6 +23,7 @@ const COMMANDS: Record<string, LazyCommand> = {
   demo: { summary: "a scripted multi-session conversation showing what memory writes, supersedes, retrieves and injects", load: async () => (await import("./commands/demo.js")).command },
   chat: { summary: "an interactive chat with the memory agent (/memories, /forget ID, /summary, /exit)", load: async () => (await import("./commands/chat.js")).command },
   serve: { summary: "serve the HTTP API and the memory viewer page", load: async () => (await import("./commands/serve.js")).command },
+  dev: { summary: "serve the LangGraph API (Studio, the SDK) on langgraph-memory's checkpointer and store, with the viewer", load: async () => (await import("./commands/dev.js")).command },
   memories: { summary: "list, show, edit, delete, export or forget all memories of one user; opt them out or in", load: async () => (await import("./commands/memories.js")).command },
   profile: { summary: "show or change one user's profile", load: async () => (await import("./commands/profile.js")).command },
   rules: { summary: "list, approve or revoke one user's procedural rules", load: async () => (await import("./commands/rules.js")).command },

@@ -156,7 +156,7 @@ const USER_THREADS_SQL = "SELECT thread_id FROM thread_owners WHERE tenant_id = 
 
 /**
  * The checkpointer's rows of every thread of the user, and those threads' owner records, in one
- * statement (the same tables `deleteThread` clears). Returns the deleted thread ids.
+ * statement (the same tables `deleteThread` clears, with the LangGraph API's record of them). Returns the deleted thread ids.
  */
 async function deleteThreadsSql(tx: Queryable, s: UserScope): Promise<string[]> {
   const { rows } = await tx.query<{ thread_id: string }>(
@@ -164,7 +164,8 @@ async function deleteThreadsSql(tx: Queryable, s: UserScope): Promise<string[]> 
           w AS (DELETE FROM checkpoint_writes x USING t WHERE x.thread_id = t.thread_id),
           i AS (DELETE FROM checkpoint_items x USING t WHERE x.thread_id = t.thread_id),
           c AS (DELETE FROM checkpoints x USING t WHERE x.thread_id = t.thread_id),
-          o AS (DELETE FROM thread_owners x USING t WHERE x.thread_id = t.thread_id)
+          o AS (DELETE FROM thread_owners x USING t WHERE x.thread_id = t.thread_id),
+          a AS (DELETE FROM api_threads x USING t WHERE x.thread_id = t.thread_id)
      DELETE FROM threads x USING t WHERE x.thread_id = t.thread_id RETURNING x.thread_id`,
     [s.tenantId, s.userId],
   );

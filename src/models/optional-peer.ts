@@ -4,6 +4,9 @@ import { ErrorCodes, MemoryError } from "../errors.js";
 const INSTALL_HINTS: Record<string, string> = {
   langchain: "npm i langchain",
   "@langchain/openai": "npm i @langchain/openai (on Node 20: npm i @langchain/openai@1.5.8, the last release that supports it)",
+  "@langchain/langgraph-api": "npm i -D @langchain/langgraph-cli (it brings @langchain/langgraph-api, hono and tsx)",
+  hono: "npm i hono (it comes with @langchain/langgraph-cli)",
+  tsx: "npm i -D tsx (it comes with @langchain/langgraph-cli)",
 };
 
 /** The import failed because the package itself is not installed (not because something inside it failed). */

@@ -3,7 +3,8 @@
  * graphs of langgraph.json offline; with the SDK's `Client`, one user states a preference in one
  * thread and the memory agent uses it in another thread. The memory comes from the plugin's own
  * embedded database (a temp folder), extracted by the in-process worker — the dev server's own
- * store stays empty. The extraction graph is run as a stateless background-style run too.
+ * store stays empty. The extraction graph is run as a stateless background-style run too. The
+ * memory viewer and controls API answer under /memory/ through langgraph.json's `http.app`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +13,7 @@ import { Client } from "@langchain/langgraph-sdk";
 import { startDevServer, type DevServer } from "./dev-server.js";
 
 const TIMEOUT = 150_000;
+const TOKEN = "dev-server-test-token-0123456789abcdef012345";
 
 type Values = { messages?: Array<{ type?: string; content?: unknown }>; memories?: Array<{ id: string; text: string }>; report?: { added: number } };
 
@@ -31,7 +33,12 @@ describe("LangGraph dev server (langgraph.json) end to end", () => {
     dir = mkdtempSync(join(tmpdir(), "lgm-e2e-"));
     server = await startDevServer({
       cwd: process.cwd(),
-      env: { LANGGRAPH_MEMORY_DATA_DIR: join(dir, "memory"), LANGGRAPH_MEMORY_EXTRACTION: "worker", LANGGRAPH_MEMORY_DEBOUNCE_MS: "0" },
+      env: {
+        LANGGRAPH_MEMORY_DATA_DIR: join(dir, "memory"),
+        LANGGRAPH_MEMORY_EXTRACTION: "worker",
+        LANGGRAPH_MEMORY_DEBOUNCE_MS: "0",
+        LANGGRAPH_MEMORY_TOKENS: JSON.stringify({ [TOKEN]: { tenantId: "acme", userId: "alice" } }),
+      },
     });
     client = new Client({ apiUrl: server.url });
   }, TIMEOUT);
@@ -76,6 +83,20 @@ describe("LangGraph dev server (langgraph.json) end to end", () => {
     expect(memories.every((m) => /^[0-9a-f-]{36}$/.test(m.id))).toBe(true);
     // …and not from the dev server's own store, which holds nothing.
     expect((await client.store.searchItems([])).items).toEqual([]);
+  }, TIMEOUT);
+
+  it("serves the memory viewer and controls API of the same memory under /memory/ (langgraph.json http.app)", async () => {
+    const page = await fetch(`${server!.url}/memory/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toMatch(/default-src 'none'/);
+    expect(await page.text()).toMatch(/<html/i);
+    expect((await fetch(`${server!.url}/memory/api/me`)).status).toBe(401);
+    const auth = { headers: { authorization: `Bearer ${TOKEN}` } };
+    const me = await fetch(`${server!.url}/memory/api/me`, auth);
+    expect(await me.json()).toMatchObject({ tenantId: "acme", userId: "alice", optedOut: false });
+    // What the graphs' worker extracted for alice (first test) is what the controls API lists.
+    const memories = await fetch(`${server!.url}/memory/api/memories`, auth);
+    expect(JSON.stringify(await memories.json())).toMatch(/Pruning old snapshots/);
   }, TIMEOUT);
 
   it("keeps users apart and refuses a run without tenant_id/user_id", async () => {

@@ -13,6 +13,8 @@ import { MemoryControls } from "../../controls/memory-controls.js";
 import { RetentionSweep } from "../../retention/retention-sweep.js";
 import { createMemoryServer, DEFAULT_HOST, DEFAULT_PORT } from "../../server/memory-server.js";
 import { parseUserSpec } from "../scope-options.js";
+import { LOOPBACK_HOSTS } from "../loopback.js";
+import { waitForStop } from "../wait-for-stop.js";
 import { DEFAULT_TENANT_ID } from "../../core/scope.js";
 import { countOf } from "../../core/plural.js";
 import { RECOMMENDED_TOKEN_CHARS, TOKEN_ENV_VARS, TokenTable } from "../../server/authentication.js";
@@ -39,8 +41,6 @@ SIGINT/SIGTERM. Every request acts for the one user its bearer token maps to.
 
 Without a token configuration and without --dev-user the server refuses to start.`;
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
-
 export const command: CliCommand = {
   summary: "serve the HTTP API and the memory viewer page",
   async run(argv) {
@@ -63,7 +63,7 @@ export const command: CliCommand = {
     const host = values.host ?? DEFAULT_HOST;
     const bodyLimit = values["body-limit"] === undefined ? undefined : Number(values["body-limit"]);
     const devUser = values["dev-user"] === undefined ? null : parseUserSpec(values["dev-user"], "--dev-user");
-    if (devUser && !LOOPBACK.has(host)) {
+    if (devUser && !LOOPBACK_HOSTS.has(host)) {
       console.error(`refusing to start: --dev-user signs anyone in who can reach the server, so it only runs on a loopback host (127.0.0.1, ::1), not ${host}; configure tokens instead`);
       return 2;
     }
@@ -78,7 +78,7 @@ export const command: CliCommand = {
       );
       return 2;
     }
-    if (!LOOPBACK.has(host)) {
+    if (!LOOPBACK_HOSTS.has(host)) {
       console.error(`warning: listening on ${host}, beyond this machine: bearer tokens travel in clear over plain HTTP — put the server behind TLS (a reverse proxy)`);
     }
     if (tokens && tokens.weakTokens > 0) {
@@ -119,26 +119,3 @@ export const command: CliCommand = {
     }
   },
 };
-
-/** Resolve on SIGINT/SIGTERM; with `onEnter`, each Enter on the terminal calls it (a new sign-in link). */
-function waitForStop(onEnter?: () => void): Promise<void> {
-  return new Promise((resolve) => {
-    const onData = () => onEnter?.();
-    if (onEnter) {
-      process.stdin.on("data", onData);
-      process.stdin.resume();
-    }
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      if (onEnter) {
-        process.stdin.off("data", onData);
-        process.stdin.pause();
-      }
-      console.log("langgraph-memory: stopping");
-      resolve();
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
-}
