@@ -139,6 +139,7 @@ function shownText(prose: string, facts: string, maxChars: number, maxTokens: nu
   const said = entityKey(gist);
   const lists = (facts ? facts.split("\n") : []).map((line) => {
     const at = line.indexOf(": ");
+    if (at < 0) return { label: "", items: [line] };
     const label = line.slice(0, at);
     const items = line
       .slice(at + 2)
@@ -146,7 +147,7 @@ function shownText(prose: string, facts: string, maxChars: number, maxTokens: nu
       .filter((item) => item.trim() !== "" && !(SENTENCE_LISTS.has(label) && said.includes(entityKey(item))));
     return { label, items };
   });
-  const render = () => [gist, ...lists.filter((l) => l.items.length > 0).map((l) => `${l.label}: ${l.items.join("; ")}`)].filter(Boolean).join("\n");
+  const render = () => [gist, ...lists.filter((l) => l.items.length > 0).map((l) => (l.label ? `${l.label}: ${l.items.join("; ")}` : l.items.join("; ")))].filter(Boolean).join("\n");
   const fits = (t: string) => t.length <= maxChars && countTextTokens(JSON.stringify(t), encoding) <= maxTokens;
   let text = render();
   while (!fits(text)) {

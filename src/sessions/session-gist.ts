@@ -3,7 +3,13 @@ import { sentenceScore } from "../summarization/offline-summarizer.js";
 import { countTextTokens, type TokenEncoding } from "../tokens/count-text.js";
 
 /** Most sentences a gist keeps: a few that say what the session was about, not the session again. */
-export const GIST_SENTENCES = 3;
+export const GIST_SENTENCES = 4;
+/** What a session settled: its outcome ("the fix was …", "that was it") is what a later thread asks about. */
+const OUTCOME = /\b(?:the fix was|fixed it|that was it|that worked|it worked|works now|solved|resolved|turned out|the problem was|the issue was|figured (?:it )?out|green now)\b/i;
+/** A line that corrects what was said before: its value is the one that holds. */
+const CORRECTION = /\b(?:wrong|i meant|typo|correction|actually|wait,? no|no,? wait|scratch that)\b/i;
+/** A request for help says what was asked of the assistant, not what the session was about. */
+const HELP_REQUEST = /^(?:(?:can|could|would) (?:you|u) (?:please )?(?:help|give|suggest)|any (?:ideas|tips|advice)|what do you think|thoughts)\b/i;
 /** A speaker label of the offline summariser's prose lines ("User: …"). */
 const LABEL = /^(User|Assistant):\s+/;
 
@@ -17,8 +23,9 @@ interface Sentence {
 /**
  * The few sentences (at most {@link GIST_SENTENCES}) that say what a session was about, within `maxTokens` (counted JSON-quoted,
  * as prompts render memories): the session summary's sentences ranked by the offline
- * summariser's own score, the user's above the assistant's and the session's opening request
- * above the rest (it names the topic), kept in their order. The offline summariser's labelled
+ * summariser's own score, the user's above the assistant's, the session's opening request (it
+ * names the topic), its outcome ("the fix was …") and the user's corrections above the rest, kept
+ * in their order. The offline summariser's labelled
  * lines come back as one line ("User: … Assistant: …"); a model's prose stays prose. Pure.
  *
  * @example
@@ -32,6 +39,7 @@ export function sessionGist(prose: string, maxTokens: number, encoding?: TokenEn
   for (const line of prose.split("\n")) {
     const label = LABEL.exec(line);
     const speaker = label ? label[1] : null;
+    const correcting = speaker !== "Assistant" && CORRECTION.test(line);
     sentencesOf(line.slice(label ? label[0].length : 0)).forEach((text, i) => {
       let score = sentenceScore(text, i);
       // The assistant's questions ("When is your deadline?") say nothing the session decided.
@@ -40,6 +48,9 @@ export function sessionGist(prose: string, maxTokens: number, encoding?: TokenEn
         return;
       }
       if (speaker !== "Assistant") score += 1;
+      if (OUTCOME.test(text)) score += 3;
+      if (correcting) score += 2;
+      if (HELP_REQUEST.test(text)) score -= 2;
       // A gist of three sentences has no room for fragments ("june 30.", "tried it, no luck.").
       const words = text.split(/\s+/).length;
       score += words >= 6 ? 1 : words < 5 ? -1 : 0;
