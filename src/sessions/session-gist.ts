@@ -3,7 +3,7 @@ import { sentenceScore } from "../summarization/offline-summarizer.js";
 import { countTextTokens, type TokenEncoding } from "../tokens/count-text.js";
 
 /** Most sentences a gist keeps: a few that say what the session was about, not the session again. */
-export const GIST_SENTENCES = 4;
+export const GIST_SENTENCES = 5;
 /** What a session settled: its outcome ("the fix was …", "that was it") is what a later thread asks about. */
 const OUTCOME = /\b(?:the fix was|fixed it|that was it|that worked|it worked|works now|solved|resolved|turned out|the problem was|the issue was|figured (?:it )?out|green now)\b/i;
 /** A line that corrects what was said before: its value is the one that holds. */
@@ -51,7 +51,7 @@ export function sessionGist(prose: string, maxTokens: number, encoding?: TokenEn
       if (OUTCOME.test(text)) score += 3;
       if (correcting) score += 2;
       if (HELP_REQUEST.test(text)) score -= 2;
-      // A gist of three sentences has no room for fragments ("june 30.", "tried it, no luck.").
+      // A gist of a few sentences has no room for fragments ("june 30.", "tried it, no luck.").
       const words = text.split(/\s+/).length;
       score += words >= 6 ? 1 : words < 5 ? -1 : 0;
       if (speaker === "User" && !openingSeen) {

@@ -71,7 +71,7 @@ describe.each(testEngines())("past sessions as memory on %s", (engine) => {
       // Not a transcript: no line per message, and most of the user's messages are not quoted whole.
       const userMessages = s.turns.filter(([role]) => role === "user");
       const quotedWhole = userMessages.filter(([, text]) => text.length > 30 && m.text.includes(text));
-      // (A gist of three sentences may quote a session of three messages whole.)
+      // (A gist of a few sentences may quote a session of as few messages whole.)
       if (userMessages.length > GIST_SENTENCES) expect({ thread: s.threadId, mostNotQuoted: quotedWhole.length <= userMessages.length / 2 }).toEqual({ thread: s.threadId, mostNotQuoted: true });
       expect(lines.filter((l) => /^(User|Assistant): /.test(l)).length).toBeLessThanOrEqual(1);
       // Shorter than the session's cap: three fit the past-sessions budget with room to spare.
