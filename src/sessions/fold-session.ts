@@ -1,4 +1,4 @@
-import type { BaseMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { SessionSummary } from "../state/types.js";
 import type { MemoryRepository } from "../store/memory-store.js";
@@ -17,6 +17,7 @@ import { sessionMemoryId } from "./session-memory-id.js";
 import { sessionInfoOf } from "./session-metadata.js";
 import { staleTerms } from "./stale-terms.js";
 import { correctedValues, withCorrectionsApplied } from "./withdrawn-statements.js";
+import { dropWithdrawn, isEmptyWithdrawal, mergeWithdrawals, storedWithdrawal, withdrawalOf, type Withdrawal, type WithdrawnStatement } from "./withdrawal.js";
 
 export interface FoldSessionOptions extends IndexSessionOptions {
   summarizer: Summarizer;
@@ -59,7 +60,13 @@ export async function foldSession(store: MemoryRepository, scope: SessionScope, 
   const raw = sessionConversationEntries(messages);
   // Values the user corrected later in the thread are not quoted either ("typo, it's gmail").
   const corrected = withCorrectionsApplied(raw.map((e) => e.message));
-  const entries = raw.map((e, i) => ({ index: e.index, message: corrected[i] }));
+  // What the user asked here to forget, and what was withdrawn from this session before (deleted,
+  // superseded), leaves the messages before they are summarised: neither the prose nor the entity
+  // field a summary takes from them can say it.
+  const forgotten = forgottenInThread(raw.map((e) => e.message));
+  const withdrawnTerms = [...forgotten.terms, ...correctedValues(raw.map((e) => e.message))];
+  const withdrawal = mergeWithdrawals(storedWithdrawal(existing?.metadata), withdrawalOf(forgotten.statements, withdrawnTerms));
+  const entries = raw.map((e, i) => ({ index: e.index, message: withoutWithdrawn(corrected[i], withdrawal) }));
   const at = info?.coversThroughMessageId ? messages.findIndex((_, i) => watermarkOf(i) === info.coversThroughMessageId) : -1;
   const tail = entries.filter((e) => e.index > at);
   if (tail.length === 0) {
@@ -104,27 +111,46 @@ export async function foldSession(store: MemoryRepository, scope: SessionScope, 
       endedAt,
       knownSecrets: secretValuesIn(conversation.map(messageText)),
       // A value corrected after the session folded it ("typo, it's the 24th") leaves the session too.
-      withdrawnTerms: [...forgottenInThread(conversation), ...correctedValues(raw.map((e) => e.message))],
+      withdrawnTerms,
+      withdrawnStatements: forgotten.statements,
     },
     indexOptions,
   );
   return { ...result, summary, summarizerCalls: calls };
 }
 
+/** "everything about greg", "anything regarding the old flat": what a forget request names. */
+const FORGET_SUBJECT = /\b(?:everything|anything|all|stuff)\s+(?:about|regarding|concerning|on)\s+([^,.;!?]+)/i;
+
 /**
- * What the user asked, in this thread, to be forgotten by name ("please forget everything about
- * Tobias"): the thread's own session must not quote it either. The rule extractor reads the
- * requests (the same parse the write path acts on).
+ * What the user asked, in this thread, to be forgotten ("please forget everything about Tobias",
+ * "forget that my landlord is greg"): the thread's own session must not quote it either. The rule
+ * extractor reads the requests (the same parse the write path acts on); each gives its statement,
+ * its values (names, numbers) and the subject it names, typed in lowercase or not.
  */
-function forgottenInThread(messages: readonly BaseMessage[]): string[] {
+function forgottenInThread(messages: readonly BaseMessage[]): { statements: WithdrawnStatement[]; terms: string[] } {
   const terms = new Set<string>();
+  const statements: WithdrawnStatement[] = [];
   for (const m of messages) {
     if (m.getType() !== "human") continue;
     for (const d of draftsFromMessage(messageText(m), {}).drafts) {
-      if (d.action === "forget" && d.subject !== "*") for (const t of staleTerms(d.text, "")) terms.add(t);
+      if (d.action !== "forget" || d.subject === "*") continue;
+      statements.push({ text: d.text });
+      for (const t of staleTerms(d.text, "")) terms.add(t);
+      const subject = FORGET_SUBJECT.exec(d.text)?.[1]?.trim();
+      if (subject) terms.add(subject);
     }
   }
-  return [...terms];
+  return { statements, terms: [...terms] };
+}
+
+/** A message without the sentences that state a withdrawn fact (its text may become empty). */
+function withoutWithdrawn(message: BaseMessage, w: Withdrawal): BaseMessage {
+  if (isEmptyWithdrawal(w)) return message;
+  const text = messageText(message);
+  const kept = dropWithdrawn(text, w);
+  if (kept === text) return message;
+  return message.getType() === "human" ? new HumanMessage({ id: message.id, content: kept }) : new AIMessage({ id: message.id, content: kept, name: message.name });
 }
 
 /** Messages in chunks of at most `maxTokens` (a larger message goes alone), in order. A session's messages carry no tool pairs to keep together. */

@@ -8,7 +8,7 @@ import type { TokenEncoding } from "../tokens/count-text.js";
 import { requireThreadOwner } from "../threads/require-thread-owner.js";
 import { sessionDocument } from "./session-document.js";
 import { sessionMemoryId } from "./session-memory-id.js";
-import { dropWithdrawn, isEmptyWithdrawal, mergeWithdrawals, recordWithdrawal, storedWithdrawal, withdrawalOf } from "./withdrawal.js";
+import { dropWithdrawn, isEmptyWithdrawal, mergeWithdrawals, recordWithdrawal, storedWithdrawal, withdrawalOf, type WithdrawnStatement } from "./withdrawal.js";
 import { SESSION_METADATA_KEY, sessionInfoOf, type SessionInfo } from "./session-metadata.js";
 
 const DAY_MS = 86_400_000;
@@ -37,6 +37,8 @@ export interface IndexSessionInput {
   knownSecrets?: readonly string[];
   /** Terms whose sentences are left out (withdrawn or superseded statements); recorded as fingerprints beside those the session memory already records. */
   withdrawnTerms?: readonly string[];
+  /** Whole statements withdrawn (a "forget that my landlord is greg" of the thread): their sentences are left out and recorded the same way. */
+  withdrawnStatements?: readonly WithdrawnStatement[];
 }
 
 export interface IndexSessionOptions {
@@ -109,7 +111,7 @@ export async function indexSession(store: MemoryRepository, scope: SessionScope,
     if (existing?.supersededBy) return { outcome: "superseded", memoryId, memory: existing, redacted: [] };
     const prev = existing ? sessionInfoOf(existing.metadata) : null;
     // Statements withdrawn since (superseded, forgotten) stay out of every new version of the session.
-    const fresh = withdrawalOf([], input.withdrawnTerms ?? []);
+    const fresh = withdrawalOf(input.withdrawnStatements ?? [], input.withdrawnTerms ?? []);
     const withdrawn = mergeWithdrawals(storedWithdrawal(existing?.metadata), fresh);
     doc = isEmptyWithdrawal(withdrawn) ? baseDoc : { ...baseDoc, text: dropWithdrawn(baseDoc.text, withdrawn), context: baseDoc.context === null ? null : dropWithdrawn(baseDoc.context, withdrawn) || null };
     if (!doc.text) return { outcome: "empty", memoryId, memory: existing, redacted: doc.redacted };

@@ -1,10 +1,11 @@
 import { ENTITY_LABELS, splitSentences } from "../summarization/format-summary.js";
 import { emptyEntities, type SessionSummary, type SummaryEntities } from "../state/types.js";
-import { ENTITY_KEYS } from "../summarization/entities.js";
+import { ENTITY_KEYS, entityKey } from "../summarization/entities.js";
 import { filterEntities } from "../summarization/storable-entities.js";
 import { countTextTokens, type TokenEncoding } from "../tokens/count-text.js";
 import { redactSensitive, type RedactOptions } from "./redact-summary.js";
 import { storableText } from "../core/well-formed-text.js";
+import { sessionGist } from "./session-gist.js";
 
 /**
  * Default tokens of a session's shown text (JSON-quoted, as rendered): three sessions and the
@@ -15,7 +16,7 @@ export const DEFAULT_SESSION_TEXT_TOKENS = 135;
 
 /** What a session memory stores: the text shown in prompts and the indexing-only context. */
 export interface SessionDocument {
-  /** The newest summary prose within the token cap (or, without prose, its key facts). */
+  /** The session's gist and its entity lines within the token cap (without prose, the entity lines). */
   text: string;
   /** Key entities (one labelled line per list) and the whole prose: searched at the context weight, never shown. */
   context: string | null;
@@ -32,14 +33,18 @@ export interface SessionDocumentOptions extends RedactOptions {
 }
 
 /**
- * The stored form of a session summary. Text: the prose, newest sentences first within
- * `maxTextTokens` (the rolling summary drops its oldest prose first too). Context: the key entities
- * and the whole prose, so everything the session covered is searchable while the prompt shows a
- * short text. Both pass the secret filter span by span. Empty text when there is nothing to say. Pure.
+ * The stored form of a session summary — a memory, not a transcript. Text: the session's gist (a
+ * few of its summary's sentences that say what it was about, `sessionGist`), then its entity
+ * field as labelled lines (the rolling summary's lists: people, places, numbers, dates,
+ * decisions, open tasks), within `maxTextTokens`; over the cap the most recently added entity
+ * items go first, as the rolling summary drops them. Context: the entity lines and the whole
+ * prose, so everything the session covered is searchable (and is what the session folds its next
+ * messages into) while the prompt shows the short text. Both pass the secret filter span by span.
+ * Empty text when there is nothing to say. Pure.
  *
  * @example
  * sessionDocument({ text: "User planned a trip to Lisbon.", entities: { …, places: ["Lisbon"] } }, { maxTextChars: 4000 })
- * // { text: "User planned a trip to Lisbon.", context: "Places: Lisbon\nUser planned a trip to Lisbon.", redacted: [] }
+ * // { text: "User planned a trip to Lisbon.\nPlaces: Lisbon", context: "Places: Lisbon\nUser planned a trip to Lisbon.", redacted: [] }
  */
 export function sessionDocument(summary: Pick<SessionSummary, "text" | "entities">, options: SessionDocumentOptions): SessionDocument {
   const maxTokens = options.maxTextTokens ?? DEFAULT_SESSION_TEXT_TOKENS;
@@ -53,15 +58,7 @@ export function sessionDocument(summary: Pick<SessionSummary, "text" | "entities
   // Tool results quoted by a rolling summary ("x returned: …") are third-party content, not the session's.
   const prose = redactSensitive(storableText(summary.text).replace(/^[\w.-]+ returned: .*$\n?/gm, "").trim(), options);
   const redacted = [...new Set([...prose.categories, ...facts.categories, ...Object.values(filtered.dropped).flat()])];
-  const shown = prose.text.trim() || facts.text.trim();
-  let text = shown ? fitNewest(shown, options.maxTextChars, maxTokens, options.encoding) : "";
-  // A long session shows only its newest prose: lead with its key facts (places, dates, numbers,
-  // people), which the prose of the early turns carried, so they are not lost from sight.
-  if (prose.text.trim() && text !== prose.text.trim() && facts.text.trim()) {
-    const keyFacts = fitNewest(`Key facts: ${facts.text.trim().replace(/\n/g, "; ")}`.replace(/…$/, ""), options.maxTextChars, Math.floor(maxTokens * 0.4), options.encoding);
-    const rest = fitNewest(prose.text.trim(), options.maxTextChars, Math.max(0, maxTokens - Math.ceil(countTextTokens(JSON.stringify(keyFacts), options.encoding))), options.encoding);
-    text = [keyFacts, rest].filter(Boolean).join("\n");
-  }
+  const text = shownText(prose.text.trim(), facts.text.trim(), options.maxTextChars, maxTokens, options.encoding);
   const context = contextOf(facts.text.trim(), prose.text.trim(), options.maxTextChars * 4);
   return { text, context: context && context !== text ? context : null, redacted };
 }
@@ -125,6 +122,41 @@ function fitNewest(text: string, maxChars: number, maxTokens: number, encoding?:
     out = next;
   }
   return out ? `${out}…` : "";
+}
+
+/** Share of the cap the gist may take; the entity lines get the rest (and what the gist leaves). */
+const GIST_SHARE = 0.55;
+/** Entity lists whose items are whole sentences: not repeated when the gist already says them. */
+const SENTENCE_LISTS = new Set([ENTITY_LABELS.decisions, ENTITY_LABELS.openTasks]);
+
+/**
+ * The shown text: the gist of the prose, then the entity lines. Over the caps, items go from the
+ * end of the longest list (the most recently added, as `fitSummary` drops them), then the whole
+ * is cut to its newest part.
+ */
+function shownText(prose: string, facts: string, maxChars: number, maxTokens: number, encoding?: TokenEncoding): string {
+  const gist = prose ? sessionGist(prose, Math.floor(maxTokens * GIST_SHARE), encoding) : "";
+  const said = entityKey(gist);
+  const lists = (facts ? facts.split("\n") : []).map((line) => {
+    const at = line.indexOf(": ");
+    if (at < 0) return { label: "", items: [line] };
+    const label = line.slice(0, at);
+    const items = line
+      .slice(at + 2)
+      .split("; ")
+      .filter((item) => item.trim() !== "" && !(SENTENCE_LISTS.has(label) && said.includes(entityKey(item))));
+    return { label, items };
+  });
+  const render = () => [gist, ...lists.filter((l) => l.items.length > 0).map((l) => (l.label ? `${l.label}: ${l.items.join("; ")}` : l.items.join("; ")))].filter(Boolean).join("\n");
+  const fits = (t: string) => t.length <= maxChars && countTextTokens(JSON.stringify(t), encoding) <= maxTokens;
+  let text = render();
+  while (!fits(text)) {
+    const longest = lists.reduce<(typeof lists)[number] | null>((a, b) => (b.items.length > (a?.items.length ?? 0) ? b : a), null);
+    if (!longest) break;
+    longest.items.pop();
+    text = render();
+  }
+  return text && !fits(text) ? fitNewest(text, maxChars, maxTokens, encoding) : text;
 }
 
 /** Facts, then the prose; over `max` characters the prose keeps its newest part. */

@@ -114,7 +114,9 @@ export function withoutToolTraffic(messages: readonly BaseMessage[]): BaseMessag
 }
 
 /** A user message that corrects something said earlier ("typo, it's …", "wrong date, it's the 24th"). */
-const CORRECTION_CUE = /\b(?:typo|wrong|i meant|correction|actually|sorry,? (?:i|it)|not\s+\S+,? (?:it's|but)|mistake|misspelt|misspelled)\b/i;
+const CORRECTION_CUE = /\b(?:typo|wrong|i meant|correction|actually|sorry,? (?:i|it)|not\s+\S+,? (?:it's|but)|mistake|misspelt|misspelled|wait,? no|no,? wait|scratch that)\b/i;
+/** What precedes a value the correction itself rules out ("we fly on may 14 not may 12"). */
+const NEGATION_BEFORE = /(?:\bnot|\binstead of|\brather than)\s+(?:on\s+|the\s+|at\s+)?$/i;
 const MONTHS = "Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?";
 /** Typed values a correction replaces: e-mail addresses, dates, phone numbers. */
 const VALUE_TYPES: Record<string, RegExp> = {
@@ -131,13 +133,16 @@ const VALUE_TYPES: Record<string, RegExp> = {
  */
 export function withCorrectionsApplied(messages: readonly BaseMessage[]): BaseMessage[] {
   const texts = messages.map((m) => (typeof m.content === "string" ? m.content : null));
-  const stale = staleValues(messages, texts);
-  if (stale.size === 0) return [...messages];
+  const { stale, negated } = staleValues(messages, texts);
+  if (stale.size === 0 && negated.size === 0) return [...messages];
   return messages.map((m, i) => {
     const values = stale.get(i);
-    if (!values || texts[i] === null) return m;
+    const ruledOut = negated.get(i);
+    if ((!values && !ruledOut) || texts[i] === null) return m;
     let text = texts[i]!;
-    for (const v of [...values].sort((a, b) => b.length - a.length)) text = text.split(v).join("[corrected]");
+    for (const v of [...(values ?? [])].sort((a, b) => b.length - a.length)) text = text.split(v).join("[corrected]");
+    // The correction keeps its new value and loses the old one it names ("may 14 not may 12" → "may 14").
+    for (const v of ruledOut ?? []) text = text.replace(new RegExp(`,?\\s*(?:\\bnot|\\binstead of|\\brather than)\\s+(?:on\\s+|the\\s+|at\\s+)?${escapeRegex(v)}`, "gi"), "");
     const Ctor = m.constructor as new (fields: Record<string, unknown>) => BaseMessage;
     return new Ctor({ ...(m as unknown as Record<string, unknown>), content: text, id: m.id, name: m.name, tool_calls: (m as AIMessage).tool_calls });
   });
@@ -152,25 +157,36 @@ export function withCorrectionsApplied(messages: readonly BaseMessage[]): BaseMe
  */
 export function correctedValues(messages: readonly BaseMessage[]): string[] {
   const values = new Set<string>();
-  for (const set of staleValues(messages, messages.map((m) => (typeof m.content === "string" ? m.content : null))).values()) for (const v of set) values.add(v);
+  const { stale, negated } = staleValues(messages, messages.map((m) => (typeof m.content === "string" ? m.content : null)));
+  for (const set of [...stale.values(), ...negated.values()]) for (const v of set) values.add(v);
   return [...values];
 }
 
-/** Message index → the values of it a later correction replaces. */
-function staleValues(messages: readonly BaseMessage[], texts: ReadonlyArray<string | null>): Map<number, Set<string>> {
+/**
+ * Message index → the values of it a later correction replaces (`stale`), and → the old values a
+ * correction names itself to rule them out (`negated`: "not may 12").
+ */
+function staleValues(messages: readonly BaseMessage[], texts: ReadonlyArray<string | null>): { stale: Map<number, Set<string>>; negated: Map<number, Set<string>> } {
   const stale = new Map<number, Set<string>>();
+  const negated = new Map<number, Set<string>>();
+  const add = (map: Map<number, Set<string>>, at: number, v: string) => (map.get(at) ?? map.set(at, new Set()).get(at)!).add(v);
   messages.forEach((m, i) => {
     const text = texts[i];
-    if (m.getType() !== "human" || text === null || !CORRECTION_CUE.test(text)) return;
+    if (m.getType() !== "human" || text === null) return;
+    const cued = CORRECTION_CUE.test(text);
     for (const re of Object.values(VALUE_TYPES)) {
-      const fresh = new Set((text.match(re) ?? []).map((v) => v.toLowerCase()));
+      const found = [...text.matchAll(re)];
+      const ruledOut = found.filter((f) => NEGATION_BEFORE.test(text.slice(0, f.index)));
+      if (!cued && ruledOut.length === 0) continue;
+      for (const f of ruledOut) add(negated, i, f[0]);
+      const fresh = new Set(found.filter((f) => !ruledOut.includes(f)).map((f) => f[0].toLowerCase()));
       if (fresh.size === 0) continue;
       for (let j = 0; j < i; j++) {
         for (const v of texts[j]?.match(re) ?? []) {
-          if (!fresh.has(v.toLowerCase())) (stale.get(j) ?? stale.set(j, new Set()).get(j)!).add(v);
+          if (!fresh.has(v.toLowerCase())) add(stale, j, v);
         }
       }
     }
   });
-  return stale;
+  return { stale, negated };
 }

@@ -30,8 +30,9 @@ const PLACE_PATTERNS: RegExp[] = [
 const DATE_PATTERNS: RegExp[] = [
   /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?\b/g,
   /\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g,
-  new RegExp(String.raw`\b${MONTH}\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b`, "g"),
-  new RegExp(String.raw`\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH}(?:,?\s+\d{4})?\b`, "g"),
+  // A month with a day is a date however it is typed ("june 15", "the 3rd of june").
+  new RegExp(String.raw`\b${MONTH}\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b`, "gi"),
+  new RegExp(String.raw`\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH}(?:,?\s+\d{4})?\b`, "gi"),
   new RegExp(String.raw`\b${MONTH}\s+\d{4}\b`, "g"),
   new RegExp(String.raw`\b(?:next|this|last|on|by|until|before|after)\s+(?:${WEEKDAY}|week|weekend|month|year)\b`, "gi"),
   /\b(?:tomorrow|tonight|yesterday)\b/gi,

@@ -95,7 +95,7 @@ export function summarizeOffline(input: Pick<SummarizerInput, "messages" | "prev
 function pickSentences(text: string, count: number, maxWords: number): string {
   if (!text || FILLER.test(text)) return "";
   const sentences = sentencesOf(text);
-  const scored = sentences.map((s, index) => ({ s, index, score: score(s, index) }));
+  const scored = sentences.map((s, index) => ({ s, index, score: sentenceScore(s, index) }));
   const best = scored
     .filter((x) => x.score > 0)
     .sort((a, b) => b.score - a.score || a.index - b.index)
@@ -104,7 +104,15 @@ function pickSentences(text: string, count: number, maxWords: number): string {
   return best.map((x) => clipWords(x.s, maxWords)).join(" ");
 }
 
-function score(sentence: string, index: number): number {
+/**
+ * How much a sentence is worth keeping in a summary (0: filler): entities, a decision or task cue,
+ * a question, first place in its message; very short sentences without entities lose. What the
+ * offline summariser ranks a message's sentences by, and a past session its gist's.
+ *
+ * @example
+ * sentenceScore("we decided to stay in Alfama on May 14", 0) > sentenceScore("lol ok", 1) // true
+ */
+export function sentenceScore(sentence: string, index: number): number {
   const words = sentence.split(/\s+/).length;
   if (FILLER.test(sentence)) return 0;
   const e = extractEntities(sentence, { nlp: false });

@@ -18,6 +18,7 @@ import type { Database } from "../../src/db/database.js";
 import { JobQueue, JobWorker } from "../../src/jobs/index.js";
 import { createLoadMemoryNode } from "../../src/graph/load-memory-node.js";
 import {
+  DEFAULT_SESSION_TEXT_TOKENS,
   SESSION_INDEX_QUEUE,
   createPastSessionsLoader,
   createSessionIndexJobHandler,
@@ -32,6 +33,7 @@ import {
   sessionMemoryId,
   type IndexSessionResult,
 } from "../../src/sessions/index.js";
+import { GIST_SENTENCES } from "../../src/sessions/session-gist.js";
 import { MemoryAnnotation, type MemoryState } from "../../src/state/annotation.js";
 import { emptyEntities, type SessionSummary } from "../../src/state/types.js";
 import { MemoryRepository } from "../../src/store/memory-store.js";
@@ -74,24 +76,26 @@ const cfg = (threadId: string, userId = "alice", tenantId = "acme") => ({ config
 describe("session document (pure)", () => {
   const entities = { ...emptyEntities(), people: ["Ana"], places: ["Lisbon"], decisions: ["Stay in Alfama."] };
 
-  it("shows the prose and indexes entities and the whole prose as context", () => {
+  it("shows the gist and the entity field, and indexes entities and the whole prose as context", () => {
     const doc = sessionDocument({ text: "User planned a Lisbon trip with Ana.", entities }, { maxTextChars: 4000 });
     expect(doc).toEqual({
-      text: "User planned a Lisbon trip with Ana.",
+      text: "User planned a Lisbon trip with Ana.\nPeople: Ana\nPlaces: Lisbon\nDecisions: Stay in Alfama.",
       context: "People: Ana\nPlaces: Lisbon\nDecisions: Stay in Alfama.\nUser planned a Lisbon trip with Ana.",
       redacted: [],
     });
   });
 
-  it("keeps the newest sentences within the token cap; the context keeps everything", () => {
+  it("a long session shows a gist of a few sentences and its entities within the cap; the context keeps everything", () => {
     const text = Array.from({ length: 40 }, (_, i) => `Sentence ${i + 1} of the session about the Lisbon trip.`).join(" ");
     const doc = sessionDocument({ text, entities }, { maxTextChars: 4000, maxTextTokens: 60 });
-    expect(countTextTokens(doc.text)).toBeLessThanOrEqual(60);
-    expect(doc.text.endsWith("Sentence 40 of the session about the Lisbon trip.")).toBe(true);
-    expect(doc.text).not.toContain("Sentence 1 ");
+    expect(countTextTokens(JSON.stringify(doc.text))).toBeLessThanOrEqual(60);
+    const [gist, ...facts] = doc.text.split("\n");
+    expect(gist.match(/Sentence \d+/g)!.length).toBeLessThanOrEqual(GIST_SENTENCES);
+    expect(facts[0]).toBe("People: Ana");
     expect(doc.context).toContain("Sentence 1 of the session");
+    expect(doc.context).toContain("Sentence 40 of the session");
     // One huge sentence is cut at a word.
-    const huge = sessionDocument({ text: `The ${"very ".repeat(500)}long sentence.`, entities }, { maxTextChars: 4000, maxTextTokens: 30 });
+    const huge = sessionDocument({ text: `The ${"very ".repeat(500)}long sentence.`, entities: emptyEntities() }, { maxTextChars: 4000, maxTextTokens: 30 });
     expect(huge.text.endsWith("…")).toBe(true);
     expect(countTextTokens(huge.text)).toBeLessThanOrEqual(30);
   });
@@ -101,7 +105,8 @@ describe("session document (pure)", () => {
     const doc = sessionDocument({ text, entities }, { maxTextChars: 4000 });
     const three = [1, 2, 3].map(() => ({ kind: "episode" as const, text: doc.text, createdAt: "2026-05-01T00:00:00Z" }));
     expect(countTextTokens(formatMemoryContext(three, PAST_SESSIONS_HEADER))).toBeLessThanOrEqual(500);
-    expect(countTextTokens(doc.text)).toBeGreaterThan(90); // the cap is used, not an empty text
+    expect(countTextTokens(JSON.stringify(doc.text))).toBeLessThanOrEqual(DEFAULT_SESSION_TEXT_TOKENS);
+    expect(doc.text).toContain("Places: Lisbon");
   });
 
   it("falls back to the key facts without prose, and to nothing without either", () => {
@@ -111,10 +116,10 @@ describe("session document (pure)", () => {
 
   it("redacts secrets in prose and entities, and special categories unless allowed", () => {
     const doc = sessionDocument({ text: `Key ${API_KEY} failed. User has diabetes.`, entities: { ...entities, numbers: ["IBAN DE89370400440532013000"] } }, { maxTextChars: 4000 });
-    expect(doc.text).toBe("Key [redacted api_key] failed. User has [redacted health].");
+    expect(doc.text).toBe("Key [redacted api_key] failed. User has [redacted health].\nPeople: Ana\nPlaces: Lisbon\nNumbers: [redacted iban]\nDecisions: Stay in Alfama.");
     expect(doc.context).not.toContain("DE89");
     expect(doc.redacted.sort()).toEqual(["api_key", "health", "iban"]);
-    const allowed = sessionDocument({ text: "User has diabetes.", entities }, { maxTextChars: 4000, allowSpecialCategory: true });
+    const allowed = sessionDocument({ text: "User has diabetes.", entities: emptyEntities() }, { maxTextChars: 4000, allowSpecialCategory: true });
     expect(allowed.text).toBe("User has diabetes.");
   });
 
@@ -123,8 +128,9 @@ describe("session document (pure)", () => {
       { text: "User is vegetarian and allergic to peanuts, like properly allergic. Assistant noted: vegetarian, peanut allergy. User's GP is Dr. Okonjo at the Riverside practice. User likes tea.", entities },
       { maxTextChars: 4000 },
     );
-    expect(doc.text).toBe("User is vegetarian and [redacted health], like properly [redacted health]. Assistant noted: vegetarian, [redacted health]. [redacted health]. User likes tea.");
-    expect(doc.text).not.toMatch(/peanut|okonjo|riverside/i);
+    expect(doc.text.split("\n")[0]).toMatch(/^User is vegetarian and \[redacted health\], like properly \[redacted health\]\./);
+    expect(`${doc.text}\n${doc.context}`).not.toMatch(/peanut|okonjo|riverside/i);
+    expect(doc.context).toContain("Assistant noted: vegetarian, [redacted health]. [redacted health]. User likes tea.");
   });
 
   it("a session id is stable per tenant, user and thread", () => {
@@ -298,12 +304,17 @@ describe.each(testEngines())("past sessions on %s", (engine) => {
     const tokens = countTextTokens(formatMemoryContext(found.sessions, PAST_SESSIONS_HEADER));
     expect(found.tokens).toBe(tokens);
     expect(tokens).toBeLessThanOrEqual(150);
-    // Same text, newer activity first; the long one does not fit 150 tokens whole and is left out.
-    expect(found.sessions.map((s) => s.session.threadId)).toEqual(["kyoto-new", "kyoto-old"]);
-    expect(found.sessions[0].score).toBeGreaterThan(found.sessions[1].score);
-    // With the default budget (500) the long one fits too (capped at index time), unrelated ones never.
+    // Whole sessions only, and not all three fit 150 tokens: the most recent first.
+    expect(found.sessions[0].session.threadId).toBe("kyoto-long");
+    expect(found.sessions.length).toBeLessThan(3);
+    for (const p of found.sessions) expect(p.text).toBe((await store.get(alice, p.id))!.text);
+    // With the default budget (500) all three fit (the long one shows its gist, capped at index
+    // time), unrelated ones never; the same text ranks newer activity first.
     const roomy = await findPastSessions(store, alice, "Kyoto temple itinerary", { markUsed: false, now });
-    expect(roomy.sessions.map((s) => s.session.threadId).sort()).toEqual(["kyoto-long", "kyoto-new", "kyoto-old"]);
+    const order = roomy.sessions.map((s) => s.session.threadId);
+    expect([...order].sort()).toEqual(["kyoto-long", "kyoto-new", "kyoto-old"]);
+    expect(order.indexOf("kyoto-new")).toBeLessThan(order.indexOf("kyoto-old"));
+    expect(roomy.sessions[order.indexOf("kyoto-new")].score).toBeGreaterThan(roomy.sessions[order.indexOf("kyoto-old")].score);
     expect(roomy.tokens).toBeLessThanOrEqual(500);
     // No user message, or no budget: nothing.
     expect((await findPastSessions(store, alice, "   ", { now })).sessions).toEqual([]);
@@ -342,7 +353,7 @@ describe.each(testEngines())("past sessions on %s", (engine) => {
     const created = await indexSession(store, alice, { threadId: "s1", summary: quoted });
     expect(created.outcome).toBe("created");
     const stored = (await store.get(alice, created.memoryId))!;
-    expect(stored.text).toBe("User pasted the key [redacted api_key] while debugging the 401 from the billing API.");
+    expect(stored.text).toBe("User pasted the key [redacted api_key] while debugging the 401 from the billing API.\nNumbers: [redacted card_number]");
     expect(`${stored.text}\n${stored.context}`).not.toContain(API_KEY);
     expect(stored.context).not.toContain("4111");
     expect(sessionInfoOf(stored.metadata)!.redacted.sort()).toEqual(["api_key", "card_number"]);

@@ -24,6 +24,21 @@ describe("withdrawn statements in past sessions", () => {
     expect(staleTerms("User's plan has 3 seats.", "User's plan has 12 seats.")).toEqual(["3 seats"]);
     expect(staleTerms("User's email is priya@gmial.com.", "User's email is priya@gmail.com.")).toEqual(["priya@gmial.com"]);
     expect(staleTerms("User is based in Austin.", "User is based in Austin.")).toEqual([]);
+    // A day keeps its month, typed capitalised or not: "june" alone is no stale value.
+    expect(staleTerms("User has an interview on June 3.", "User has an interview on June 5.")).toEqual(["June 3"]);
+    expect(staleTerms("we fly on may 12", "we fly on may 14")).toEqual(["may 12"]);
+  });
+
+  it("a correction that names the value it rules out ('may 14 not may 12') corrects it, and keeps only the new value itself", () => {
+    const thread = [
+      new HumanMessage({ id: "1", content: "flights are on may 12, can u help me plan" }),
+      new AIMessage({ id: "2", content: "Sure, May 12 it is." }),
+      new HumanMessage({ id: "3", content: "wait no, we fly on may 14 not may 12, ana moved her shift" }),
+    ];
+    expect(withCorrectionsApplied(thread).map((m) => m.content)).toEqual(["flights are on [corrected], can u help me plan", "Sure, [corrected] it is.", "wait no, we fly on may 14, ana moved her shift"]);
+    expect([...new Set(correctedValues(thread).map((v) => v.toLowerCase()))]).toEqual(["may 12"]);
+    // Two dates without a correction are two dates.
+    expect(correctedValues([new HumanMessage("we fly on may 14"), new HumanMessage("and back on may 20, not before")])).toEqual([]);
   });
 
   it("in-thread corrections replace the corrected value everywhere before it, echoes included", () => {
