@@ -9,7 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { HELD_OUT_QUESTIONS, HELD_OUT_SESSIONS, type HeldOutSession } from "../../evals/sessions/held-out-sessions.js";
-import { formatMemoryLine } from "../../src/context/format-memories.js";
+import { formatMemoryContext } from "../../src/context/format-memories.js";
+import { PAST_SESSIONS_HEADER } from "../../src/context/memory-block.js";
+import { resolveConfig } from "../../src/config.js";
 import type { Database } from "../../src/db/database.js";
 import { forgetEverywhere, withdrawalOf } from "../../src/forgetting/index.js";
 import { ENTITY_LABELS } from "../../src/summarization/format-summary.js";
@@ -74,8 +76,10 @@ describe.each(testEngines())("past sessions as memory on %s", (engine) => {
       // (A gist of a few sentences may quote a session of as few messages whole.)
       if (userMessages.length > GIST_SENTENCES) expect({ thread: s.threadId, mostNotQuoted: quotedWhole.length <= userMessages.length / 2 }).toEqual({ thread: s.threadId, mostNotQuoted: true });
       expect(lines.filter((l) => /^(User|Assistant): /.test(l)).length).toBeLessThanOrEqual(1);
-      // Shorter than the session's cap: three fit the past-sessions budget with room to spare.
-      expect(countTextTokens(formatMemoryLine({ kind: "episode", text: m.text, createdAt: m.createdAt.toISOString() }))).toBeLessThan(DEFAULT_SESSION_TEXT_TOKENS);
+      // Within the session's cap (as prompts quote it), so three fit the default past-sessions budget.
+      expect(countTextTokens(JSON.stringify(m.text))).toBeLessThanOrEqual(DEFAULT_SESSION_TEXT_TOKENS);
+      const three = formatMemoryContext(Array(3).fill({ kind: "episode", text: m.text, createdAt: m.createdAt.toISOString() }), PAST_SESSIONS_HEADER);
+      expect(countTextTokens(three)).toBeLessThanOrEqual(resolveConfig({}, {}).budgets.pastSessions);
     }
     // An aside is not what the session was about.
     expect(shown(await memoryOf("lisbon-trip"))).not.toContain("keyboard");
