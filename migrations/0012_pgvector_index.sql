@@ -76,12 +76,33 @@ BEGIN
   CREATE TRIGGER embedding_settings_vector_index AFTER INSERT OR UPDATE OF dims ON embedding_settings
     FOR EACH ROW EXECUTE FUNCTION memory_vector_index_follow();
 
+  -- The nearest-rows statement of memory_ann_candidate_ids for vectors of p_dims dimensions
+  -- (parameters: tenant, user, include tenant, include global, kinds, now, query vector, limit).
+  -- The dimension is a literal: only then do its expression and predicate match the index's.
+  -- A function of its own so that tests can EXPLAIN the very statement searches run.
+  EXECUTE $f$
+    CREATE FUNCTION memory_ann_nearest_sql(p_dims integer) RETURNS text
+    LANGUAGE sql IMMUTABLE AS $fn$
+      SELECT format($q$
+        SELECT array_agg(s.id) FROM (
+          SELECT m.id FROM memories m
+          WHERE cardinality(m.embedding) = %1$s
+            AND (($2::text IS NOT NULL AND m.tenant_id = $1 AND m.user_id = $2 AND m.scope = 'user')
+                 OR ($3 AND m.tenant_id = $1 AND m.user_id IS NULL AND m.scope = 'tenant')
+                 OR ($4 AND m.tenant_id IS NULL AND m.user_id IS NULL AND m.scope = 'global'))
+            AND m.superseded_by IS NULL AND (m.expires_at IS NULL OR m.expires_at > $6) AND m.deactivated_at IS NULL
+            AND ($5::text[] IS NULL OR m.kind = ANY ($5))
+          ORDER BY m.embedding::vector(%1$s) <#> $7::vector(%1$s)
+          LIMIT $8
+        ) s$q$, p_dims)
+    $fn$
+  $f$;
+
   -- The ids of the scope's p_limit nearest retrievable rows by the index, or NULL when the search
   -- should scan exactly: no index for the query's dimension, or a scope of fewer than
   -- `langgraph_memory.ann_min_rows` rows (counted up to that many, through the scope's btree; 0:
-  -- always the index). The scope predicates are those of memory_search_candidates. The nearest
-  -- statement is built with the dimension as a literal, the only form whose expression and
-  -- predicate match the index's; hnsw.iterative_scan lets the scan go on past ef_search until
+  -- always the index). The scope predicates are those of memory_search_candidates. In the nearest
+  -- statement (memory_ann_nearest_sql), hnsw.iterative_scan lets the scan go on past ef_search until
   -- enough rows of this scope are found (pgvector 0.8); enable_sort off keeps the planner from
   -- sorting the scope's btree range instead (it would on a scope it thinks small: exact, and as slow
   -- as the scan this replaces). The settings are put back after the statement.
@@ -119,19 +140,7 @@ BEGIN
       v_sort := current_setting('enable_sort');
       PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', least(greatest(p_limit, 40), 1000)::text, true),
               set_config('enable_sort', 'off', true);
-      EXECUTE format($q$
-        SELECT array_agg(s.id) FROM (
-          SELECT m.id FROM memories m
-          WHERE cardinality(m.embedding) = %1$s
-            AND (($2::text IS NOT NULL AND m.tenant_id = $1 AND m.user_id = $2 AND m.scope = 'user')
-                 OR ($3 AND m.tenant_id = $1 AND m.user_id IS NULL AND m.scope = 'tenant')
-                 OR ($4 AND m.tenant_id IS NULL AND m.user_id IS NULL AND m.scope = 'global'))
-            AND m.superseded_by IS NULL AND (m.expires_at IS NULL OR m.expires_at > $6) AND m.deactivated_at IS NULL
-            AND ($5::text[] IS NULL OR m.kind = ANY ($5))
-          ORDER BY m.embedding::vector(%1$s) <#> $7::vector(%1$s)
-          LIMIT $8
-        ) s
-      $q$, v_dims)
+      EXECUTE memory_ann_nearest_sql(v_dims)
       INTO v_ids
       USING p_tenant, p_user, p_include_tenant, p_include_global, p_kinds, p_now, p_embedding, p_limit;
       PERFORM set_config('hnsw.iterative_scan', coalesce(v_scan, 'off'), true), set_config('hnsw.ef_search', coalesce(v_ef, '40'), true),
