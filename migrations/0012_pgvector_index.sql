@@ -138,7 +138,7 @@ BEGIN
       v_scan := current_setting('hnsw.iterative_scan', true);
       v_ef := current_setting('hnsw.ef_search', true);
       v_sort := current_setting('enable_sort');
-      PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', least(greatest(p_limit, 40), 1000)::text, true),
+      PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', least(greatest(2 * p_limit, 100), 1000)::text, true),
               set_config('enable_sort', 'off', true);
       EXECUTE memory_ann_nearest_sql(v_dims)
       INTO v_ids
