@@ -6,6 +6,7 @@ import type { Database } from "../../src/db/database.js";
 import { openDatabase } from "../../src/db/open.js";
 import { MemoryRepository } from "../../src/store/memory-store.js";
 import { reembedMemories } from "../../src/store/reembed.js";
+import { loadContext } from "../../src/retrieval/load-context-query.js";
 import { LocalHashingEmbeddings } from "../../src/embeddings/hashing-embeddings.js";
 import type { MemoryScope } from "../../src/store/scope.js";
 import { openTestDatabase, uniqueSchema } from "../helpers/db.js";
@@ -174,6 +175,23 @@ describe.each(PGVECTOR_ENGINES)("pgvector index on $name", (engine) => {
     expect(after.memories_embedding_hnsw_64).toBe(mid.memories_embedding_hnsw_64 + 1);
     await setThreshold(db, 1_000_000);
     expect(ids(big)).toEqual(ids(await store.search(bob, "banana peach orchard", { limit: 8 })));
+  });
+
+  it("the load-memory node's one statement (memory_load_context) searches a large scope through the index too", async () => {
+    const query = "banana peach orchard";
+    const load = async () => {
+      const prepared = await store.prepareSearch(alice, query, { limit: 8, include: ["tenant"] });
+      const out = await db.transaction(async (tx) => loadContext(tx, { tenantId: "acme", userId: "alice", profile: false, rules: null, search: await store.candidateParams(tx, prepared) }));
+      return store.rankCandidates(out.candidates, prepared);
+    };
+    const before = await hnswScans(db);
+    await setThreshold(db, 200);
+    const ann = await load();
+    const after = await hnswScans(db);
+    expect(after.memories_embedding_hnsw_64).toBe(before.memories_embedding_hnsw_64 + 1);
+    expect(ann.length).toBe(8);
+    expect(ann.every((m) => /banana|peach/.test(m.text))).toBe(true);
+    expect(ann.every((m) => m.tenantId === "acme" && (m.userId === "alice" || m.scope === "tenant"))).toBe(true);
   });
 
   it("index candidates stay in the scope: another tenant's, another user's rows never come back", async () => {
