@@ -11,8 +11,8 @@
 -- It is built on request (memory_ensure_vector_index), not at the first write: in PGlite (WASM) an
 -- HNSW insert of a 512-dimension vector costs ~30 ms, which every write of an embedded app would
 -- pay for a scope it may never grow (docs/benchmarks.md, "Retrieval at scale"). Once built, it
--- follows the recorded dimension: `reembed` to another dimension rebuilds it for the new one in
--- its own transaction.
+-- follows the recorded dimension: `reembed` to another dimension rebuilds it for the new one inside
+-- the re-embedding transaction.
 --
 -- memory_search_candidates (0011) is recreated with one change: a scope of at least
 -- `langgraph_memory.ann_min_rows` rows (default 5,000) takes its candidates from the index (the
