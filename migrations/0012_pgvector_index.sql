@@ -105,7 +105,9 @@ BEGIN
   -- statement (memory_ann_nearest_sql), hnsw.iterative_scan lets the scan go on past ef_search until
   -- enough rows of this scope are found (pgvector 0.8); enable_sort off keeps the planner from
   -- sorting the scope's btree range instead (it would on a scope it thinks small: exact, and as slow
-  -- as the scan this replaces). The settings are put back after the statement.
+  -- as the scan this replaces). ef_search is at least 100 (or the session's own, when higher:
+  -- `ALTER DATABASE … SET hnsw.ef_search = 200` trades lookup time for recall). The settings are
+  -- put back after the statement.
   EXECUTE $f$
     CREATE FUNCTION memory_ann_candidate_ids(
       p_tenant text, p_user text, p_include_tenant boolean, p_include_global boolean, p_kinds text[],
@@ -138,7 +140,7 @@ BEGIN
       v_scan := current_setting('hnsw.iterative_scan', true);
       v_ef := current_setting('hnsw.ef_search', true);
       v_sort := current_setting('enable_sort');
-      PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', least(greatest(2 * p_limit, 100), 1000)::text, true),
+      PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', least(greatest(2 * p_limit, 100, coalesce(nullif(v_ef, ''), '40')::integer), 1000)::text, true),
               set_config('enable_sort', 'off', true);
       EXECUTE memory_ann_nearest_sql(v_dims)
       INTO v_ids
