@@ -15,12 +15,19 @@ import { seededRandom } from "./seeded-random.js";
 
 const HELP = `usage: langgraph-memory bench retrieval [--size N] [--users N] [--queries N] [--engines pglite,postgres]
        [--json FILE] [--database-url URL]
+       langgraph-memory bench retrieval --scope tenant|user [--size N] [--queries N] [--dims N] [--json FILE]
 
 Scoped hybrid search (user scope, top 8) over N synthetic memories (default 100,000) spread over
 --users users (default 1,000), with query embeddings precomputed, on each engine: embedded PGlite
 (in memory) and server Postgres (--database-url or DATABASE_URL; its own throwaway schema). Side
 by side: the official InMemoryStore with the same vectors, and a bare SELECT 1 per engine.
-1M on server Postgres: --size 1000000 --engines postgres.`;
+1M on server Postgres: --size 1000000 --engines postgres.
+
+With --scope: search at scale on PGlite, exact against the HNSW index (pgvector). One scope of N
+memories (default 100,000; a tenant's shared knowledge, or one user's) and users of 100, 1,000 and
+10,000 memories; per scope p50 / p95 of the exact search and of the index search, and recall@8 of
+the index against exact (--queries each, default 100; --dims of the offline embedder, default 512).
+Load rows/s without the index, the index build, and rows/s with the index in place.`;
 
 interface EngineResult extends LatencySummary {
   engine: string;
@@ -40,10 +47,23 @@ export const benchmark: Benchmark = {
       queries: { type: "string" },
       engines: { type: "string" },
       json: { type: "string" },
+      scope: { type: "string" },
+      dims: { type: "string" },
     });
     if (values.help) {
       console.log(HELP);
       return 0;
+    }
+    if (values.scope !== undefined) {
+      if (values.scope !== "tenant" && values.scope !== "user") throw new MemoryError(ErrorCodes.INVALID_INPUT, `--scope: tenant or user, got ${values.scope}`);
+      const { runScaleBenchmark } = await import("./retrieval-scale.js");
+      return runScaleBenchmark({
+        size: intOption(values.size, 100_000, "--size"),
+        scope: values.scope,
+        queries: intOption(values.queries, 100, "--queries"),
+        dims: intOption(values.dims, 512, "--dims"),
+        json: values.json,
+      });
     }
     const size = intOption(values.size, 100_000, "--size");
     const users = intOption(values.users, 1_000, "--users");
