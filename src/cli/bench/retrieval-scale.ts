@@ -15,6 +15,7 @@ import { ErrorCodes, MemoryError } from "../../errors.js";
 import { ProgressBar } from "../progress.js";
 import { ratio, round, summarize, table, timeMs, writeJson, type LatencySummary } from "./stats.js";
 import { seededRandom } from "./seeded-random.js";
+import { syntheticVocabulary } from "./synthetic-vocabulary.js";
 
 export interface ScaleOptions {
   size: number;
@@ -52,12 +53,7 @@ class Sentences {
   private readonly vocab: string[];
   constructor() {
     const rand = seededRandom(42);
-    const syllables = ["ka", "lo", "mi", "ren", "to", "sa", "vel", "dor", "ni", "pra", "gu", "ste", "ban", "fi", "mor", "tal", "que", "zo"];
-    this.vocab = Array.from({ length: 3000 }, (_, i) => {
-      let w = "";
-      for (let s = 0, n = 2 + (i % 3); s < n; s++) w += syllables[Math.floor(rand() * syllables.length)];
-      return w;
-    });
+    this.vocab = syntheticVocabulary(rand);
   }
   word(rand: () => number): string {
     return this.vocab[Math.floor(this.vocab.length * rand() ** 2)];

@@ -12,6 +12,7 @@ import { ratio, round, summarize, table, timeMs, writeJson, type LatencySummary 
 import { ProgressBar } from "../progress.js";
 import { ErrorCodes, MemoryError } from "../../errors.js";
 import { seededRandom } from "./seeded-random.js";
+import { syntheticVocabulary } from "./synthetic-vocabulary.js";
 
 const HELP = `usage: langgraph-memory bench retrieval [--size N] [--users N] [--queries N] [--engines pglite,postgres]
        [--json FILE] [--database-url URL]
@@ -127,12 +128,7 @@ class Generated {
     readonly embedder: LocalHashingEmbeddings,
   ) {
     const rand = seededRandom(42);
-    const syllables = ["ka", "lo", "mi", "ren", "to", "sa", "vel", "dor", "ni", "pra", "gu", "ste", "ban", "fi", "mor", "tal", "que", "zo"];
-    this.vocab = Array.from({ length: 3000 }, (_, i) => {
-      let w = "";
-      for (let s = 0, n = 2 + (i % 3); s < n; s++) w += syllables[Math.floor(rand() * syllables.length)];
-      return w;
-    });
+    this.vocab = syntheticVocabulary(rand);
     this.queries = Array.from({ length: queryCount }, () => {
       const i = Math.floor(rand() * size);
       const text = `${this.text(i).split(" ").slice(1, 4).join(" ")} ${this.word(rand)}?`;
