@@ -35,6 +35,7 @@ describe("npm test", () => {
       lint: say("lint: clean"),
       "test:unit": say("Tests:       1 failed, 2 skipped, 5 passed, 8 total", 1),
       "test:conformance": say("      Tests  7 passed (7)"),
+      "test:package": say("test-package: the app ran at both ends"),
     });
     expect(code).not.toBe(0);
     // Every part ran, its output streamed through.
@@ -46,6 +47,7 @@ describe("npm test", () => {
     expect(out).toMatch(/\[test-all\] api\s+pass\s+[\d.]+ s/);
     expect(out).toMatch(/\[test-all\] jest\s+FAIL \(exit 1\)\s+[\d.]+ s\s+1 failed, 2 skipped, 5 passed/);
     expect(out).toMatch(/\[test-all\] conformance\s+pass\s+[\d.]+ s\s+7 passed/);
+    expect(out).toMatch(/\[test-all\] package\s+pass\s+[\d.]+ s/);
     expect(out).toContain("failed: typecheck, jest");
     expect(out.trim().split("\n").pop()).toBe("tests: 12 passed, 2 failed, 2 skipped");
   }, 60_000);
@@ -57,6 +59,7 @@ describe("npm test", () => {
       lint: say("lint: clean"),
       "test:unit": say("Tests:       3 passed, 3 total"),
       "test:conformance": say("      Tests  2 passed (2)"),
+      "test:package": say("test-package: the app ran at both ends"),
     });
     expect({ code, last: out.trim().split("\n").pop() }).toEqual({ code: 0, last: "tests: 5 passed, 0 failed, 0 skipped" });
     expect(out).toContain("every part passed");
