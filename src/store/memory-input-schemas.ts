@@ -177,7 +177,8 @@ export function memoryContextSchema(maxTextChars: number) {
 /** An exported memory's use count. */
 export const AccessCountSchema = z
   .number({ error: "must be a non-negative integer" })
-  .int({ error: "must be a non-negative integer" })
+  // Number.isInteger, not zod's int(): that also caps at 2^53, which the door never refused here.
+  .refine(Number.isInteger, { error: "must be a non-negative integer" })
   .min(0, { error: "must be a non-negative integer" });
 
 /** An exported memory's `supersededBy`: a memory id or null. */
