@@ -7,6 +7,8 @@ import { PostgresCheckpointer } from "./checkpointer/postgres-checkpointer.js";
 import type { PostgresCheckpointerOptions } from "./checkpointer/options.js";
 import { MemoryRepository } from "./store/memory-store.js";
 import { LangGraphStore } from "./store/langgraph-store.js";
+import type { CandidateCache } from "./retrieval/candidate-cache.js";
+import { candidateCacheOf } from "./retrieval/store-candidate-cache.js";
 import { createEmbeddings } from "./embeddings/create-embeddings.js";
 import { ProfileStore } from "./profile/profile-store.js";
 import type { ProfileSchemaDefinition } from "./profile/index.js";
@@ -56,6 +58,11 @@ export interface LangGraphMemory {
   readonly embeddings: Embeddings;
   readonly checkpointer: PostgresCheckpointer;
   readonly store: MemoryRepository;
+  /**
+   * The load-memory node's in-process cache of users' memories over `store`, built here and
+   * subscribed to the store's usage events (`enabled` is false with `retrieval.candidateCacheMemories: 0`).
+   */
+  readonly candidateCache: CandidateCache | null;
   readonly langgraphStore: LangGraphStore;
   readonly profiles: ProfileStore;
   readonly rules: RuleStore;
@@ -81,6 +88,8 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<L
     givenDb ??
     (await openDatabase(config.databaseUrl, { schema: config.schema, autoMigrate: config.autoMigrate, poolMax: config.poolMax, dataDir: config.dataDir }));
   const store = new MemoryRepository(db, { embeddings, retrieval: config.retrieval, writePolicy: config.writePolicy, clock });
+  // Built here, where the parts are assembled: the store publishes its usage events, the cache subscribes.
+  const candidateCache = candidateCacheOf(store);
   const checkpointer = PostgresCheckpointer.fromDatabase(db, checkpointerOptions);
   const profiles = new ProfileStore(db, { profile });
   const rules = new RuleStore(db);
@@ -98,6 +107,7 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<L
     embeddings,
     checkpointer,
     store,
+    candidateCache,
     langgraphStore,
     profiles,
     rules,

@@ -547,7 +547,7 @@ export class MemoryControls {
       return result;
     }, { scope: s });
     // Nothing of the user stays in this process's candidate cache either.
-    this.store.candidateCache?.forget(s);
+    this.store.memoriesChanged({ level: "user", tenantId: s.tenantId, userId: s.userId });
     forgetOwners(this.db, deletedThreadIds);
     if (threadIds.length > 0 && this.threads && typeof this.threads === "object") {
       counts.threads = await deleteThreadsAfterCommit(this.db, s, this.threads, threadIds, audit);

@@ -123,7 +123,7 @@ export async function forgetEverywhere(deps: { db: Database; store: MemoryReposi
     report.sessionsRewritten = changed.length;
     report.sessionsDeleted = gone.length;
   });
-  if (report.sessionsRewritten + report.sessionsDeleted > 0) store.candidateCache?.forget(scope);
+  if (report.sessionsRewritten + report.sessionsDeleted > 0) store.memoriesChanged({ level: "user", tenantId: scope.tenantId, userId: scope.userId });
 
   if (options.threads ?? true) {
     const serde = options.serde ?? new JsonPlusSerializer();

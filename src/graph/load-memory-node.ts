@@ -19,6 +19,7 @@ import { invalidInput } from "../errors.js";
 import { LocalHashingEmbeddings } from "../embeddings/hashing-embeddings.js";
 import { capMemoriesByTokens, toRetrievedMemory, type RetrieveResult } from "../retrieval/retrieve-memories.js";
 import { loadContext } from "../retrieval/load-context-query.js";
+import { candidateCacheOf } from "../retrieval/store-candidate-cache.js";
 import type { MemoryLoader } from "../retrieval/memory-loader.js";
 import { scopeFromConfig } from "../core/scope.js";
 import { rememberOwner } from "../threads/verified-owners.js";
@@ -107,6 +108,8 @@ export function createLoadMemoryNode(options: LoadMemoryNodeOptions) {
   const profiles = options.profiles === false ? null : (options.profiles ?? new ProfileStore(store.db));
   const rules = options.rules === false ? null : (options.rules ?? new RuleStore(store.db));
   const settings = options.settings ?? new MemorySettingsStore(store.db);
+  // The store's candidate cache, made over it (and subscribed to its usage events) if no part has yet.
+  const candidateCache = candidateCacheOf(store);
   const ruleTokens = options.ruleTokens ?? budgets.system;
   const maxRules = options.maxRules ?? 50;
   const markUsed = options.markUsed ?? true;
@@ -162,7 +165,7 @@ export function createLoadMemoryNode(options: LoadMemoryNodeOptions) {
     }
     // The user's memories held in process (a search of the user's own memories only): the
     // statement skips the search when they are current. See CandidateCache.
-    const cache = candidateSql && isOwnMemories(candidateSql) && store.candidateCache?.enabled ? store.candidateCache : null;
+    const cache = candidateSql && isOwnMemories(candidateSql) && candidateCache?.enabled ? candidateCache : null;
     const cacheScope = { level: "user" as const, tenantId: scope.tenantId, userId: scope.userId };
     const held = cache ? cache.lookup(cacheScope) : null;
     // One statement, no transaction around it: memory_load_context sets the row-level security

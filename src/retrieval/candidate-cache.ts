@@ -16,23 +16,12 @@ import type { Database } from "../db/database.js";
 import { invalidInput } from "../errors.js";
 import type { CandidateRow, CandidateSqlParams } from "../store/memory-queries.js";
 import { dbScopeOf, type ResolvedScope } from "../store/scope.js";
+import type { CandidateCacheOptions } from "../store/memory-usage-events.js";
 import { readUserMemories } from "./candidate-cache-queries.js";
 import { CachedUserMemories, type CachedMemory } from "./cached-candidates.js";
 
-export interface CandidateCacheOptions {
-  /** Most memories held, over all users (least recently used users go first; 0 turns the cache off). Default 20,000. */
-  maxMemories?: number;
-  /** An entry older than this is refilled before it is used again (default 300,000 ms). */
-  maxAgeMs?: number;
-  /**
-   * Run before a user's rows are read (the store writes its queued usage marks here, so the rows
-   * read hold them; marks queued while the read runs are applied on top).
-   */
-  beforeRead?: () => Promise<unknown>;
-  /** Milliseconds now (tests move it). */
-  now?: () => number;
-  warn?: (message: string) => void;
-}
+/** The cache's options: defined beside the store that carries them (`MemoryRepositoryOptions.candidateCache`). */
+export type { CandidateCacheOptions } from "../store/memory-usage-events.js";
 
 /** What the cache did since it was made. */
 export interface CandidateCacheStats {

@@ -1,6 +1,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import type { Database } from "../../src/db/database.js";
 import { MemoryRepository } from "../../src/store/memory-store.js";
+import { candidateCacheOf } from "../../src/retrieval/store-candidate-cache.js";
 import { hybridCandidatesSql, type CandidateRow } from "../../src/store/memory-queries.js";
 import { readUserMemories } from "../../src/retrieval/candidate-cache-queries.js";
 import { selectCachedCandidates } from "../../src/retrieval/cached-candidates.js";
@@ -194,7 +195,7 @@ describe.each(testEngines())("candidate cache on %s", (engine) => {
     const turn = async (text: string) => {
       const state = { messages: [new HumanMessage(text)] };
       const [a, b] = [await cached(state, config), await plain(state, config)];
-      await cachedStore.candidateCache!.settle();
+      await candidateCacheOf(cachedStore)!.settle();
       // The same memories in the same order, with scores equal but for float rounding (the cache
       // sums in float64 what pgvector sums in float4).
       b.memories.forEach((m, i) => expect(a.memories[i]?.score).toBeCloseTo(m.score, 5));
@@ -203,26 +204,26 @@ describe.each(testEngines())("candidate cache on %s", (engine) => {
 
     const first = await turn("Any jazz clubs in Lisbon?");
     expect(first.cached).toEqual(first.plain);
-    expect(cachedStore.candidateCache!.stats).toMatchObject({ hits: 0, misses: 1, fills: 1, users: 1 });
+    expect(candidateCacheOf(cachedStore)!.stats).toMatchObject({ hits: 0, misses: 1, fills: 1, users: 1 });
     for (const q of QUERIES.slice(0, 5)) {
       const t = await turn(q);
       expect(t.cached).toEqual(t.plain);
     }
-    expect(cachedStore.candidateCache!.stats).toMatchObject({ hits: 5, misses: 1 });
+    expect(candidateCacheOf(cachedStore)!.stats).toMatchObject({ hits: 5, misses: 1 });
 
     // "Another process" writes: the next turn already sees it (and the cache is refilled).
     const added = await writer.add(carol, { kind: "preference", text: "Carol adores the jazz clubs of Lisbon, especially on Fridays." });
     const afterAdd = await turn("Any jazz clubs in Lisbon?");
     expect(afterAdd.cached).toEqual(afterAdd.plain);
     expect(afterAdd.texts).toContain(added.text);
-    expect(cachedStore.candidateCache!.stats).toMatchObject({ misses: 2, fills: 2 });
+    expect(candidateCacheOf(cachedStore)!.stats).toMatchObject({ misses: 2, fills: 2 });
     await writer.delete(carol, added.id);
     const afterDelete = await turn("Any jazz clubs in Lisbon?");
     expect(afterDelete.texts).not.toContain(added.text);
     expect(afterDelete.cached).toEqual(afterDelete.plain);
-    const hits = cachedStore.candidateCache!.stats.hits;
+    const hits = candidateCacheOf(cachedStore)!.stats.hits;
     await turn("Any jazz clubs in Lisbon?");
-    expect(cachedStore.candidateCache!.stats.hits).toBe(hits + 1);
+    expect(candidateCacheOf(cachedStore)!.stats.hits).toBe(hits + 1);
 
     // An opted-out user gets nothing, cache or not.
     await new MemorySettingsStore(db).setOptedOut(carol, true);
@@ -238,14 +239,14 @@ describe.each(testEngines())("candidate cache on %s", (engine) => {
     const node = createLoadMemoryNode({ store });
     const config = { configurable: { thread_id: "t-dave", tenant_id: "acme", user_id: "dave" } };
     await node({ messages: [new HumanMessage("jazz in Lisbon")] }, config);
-    await store.candidateCache!.settle();
+    await candidateCacheOf(store)!.settle();
     const hit = await node({ messages: [new HumanMessage("climbing near Oslo")] }, config);
-    expect(store.candidateCache!.stats.hits).toBe(1);
+    expect(candidateCacheOf(store)!.stats.hits).toBe(1);
     expect(hit.memories.length).toBeGreaterThan(0);
     // Queued marks are already in the cache; once written, a fresh read holds the same values.
     await store.flushUsage();
     const fresh = await db.transaction((tx) => readUserMemories(tx, dave.tenantId, dave.userId), { scope: dave });
-    const internal = (store.candidateCache as unknown as { entries: Map<string, { version: string; memories: { memories: { row: { id: string; access_count: number }; lastUsedMs: number | null }[] } }> }).entries;
+    const internal = (candidateCacheOf(store) as unknown as { entries: Map<string, { version: string; memories: { memories: { row: { id: string; access_count: number }; lastUsedMs: number | null }[] } }> }).entries;
     const held = new Map([...internal.values()][0].memories.memories.map((m) => [m.row.id, m]));
     for (const m of fresh.memories) {
       const h = held.get(m.row.id)!;
@@ -262,13 +263,13 @@ describe.each(testEngines())("candidate cache on %s", (engine) => {
     const node = createLoadMemoryNode({ store, markUsed: false });
     const config = { configurable: { thread_id: "t-erin", tenant_id: "acme", user_id: "erin" } };
     await node({ messages: [new HumanMessage("jazz in Lisbon")] }, config);
-    await store.candidateCache!.settle();
+    await candidateCacheOf(store)!.settle();
     const before = String(await version(erin));
-    expect(store.candidateCache!.lookup({ level: "user", ...erin })).toBe(before);
+    expect(candidateCacheOf(store)!.lookup({ level: "user", ...erin })).toBe(before);
 
     const controls = new MemoryControls(db, { store });
     expect((await controls.deleteAll(erin, (await controls.requestDeleteAll(erin)).token)).memories).toBeGreaterThan(0);
-    expect(store.candidateCache!.lookup({ level: "user", ...erin })).toBeNull();
+    expect(candidateCacheOf(store)!.lookup({ level: "user", ...erin })).toBeNull();
     expect(await version(erin)).toBeNull();
     expect((await node({ messages: [new HumanMessage("jazz in Lisbon")] }, config)).memories).toEqual([]);
 

@@ -3,6 +3,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import type { Database, Queryable } from "../../src/db/database.js";
 import { LocalHashingEmbeddings } from "../../src/embeddings/hashing-embeddings.js";
 import { MemoryRepository } from "../../src/store/memory-store.js";
+import { candidateCacheOf } from "../../src/retrieval/store-candidate-cache.js";
 import { ProfileStore } from "../../src/profile/profile-store.js";
 import { RuleStore } from "../../src/procedural/rule-store.js";
 import { MemorySettingsStore } from "../../src/controls/settings-store.js";
@@ -147,7 +148,7 @@ describe.each(testEngines())("the load-memory node's one round trip on %s", (eng
     await node(ask("metric recipe ideas?"), config);
     await uncached(ask("metric recipe ideas?"), config);
     for (const [i, t] of turns.entries()) {
-      await cached.candidateCache!.settle();
+      await candidateCacheOf(cached)!.settle();
       await t.before?.();
       rec.statements.length = 0;
       const before = rec.transactions();
@@ -160,7 +161,7 @@ describe.each(testEngines())("the load-memory node's one round trip on %s", (eng
       expect(out.memories.map((m) => m.text)).toContain("Prefers metric units for recipes and weather.");
       if (i >= 1) expect(out.memories.map((m) => m.text)).toContain("Weighs flour in grams, always metric.");
     }
-    expect(cached.candidateCache!.stats).toMatchObject({ hits: 2, misses: 2, fills: 2 });
+    expect(candidateCacheOf(cached)!.stats).toMatchObject({ hits: 2, misses: 2, fills: 2 });
   });
 
   it("returns what the separate reads return: memories, profile, rules and their token counts", async () => {

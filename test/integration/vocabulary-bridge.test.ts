@@ -1,6 +1,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import type { Database } from "../../src/db/database.js";
 import { MemoryRepository } from "../../src/store/memory-store.js";
+import { candidateCacheOf } from "../../src/retrieval/store-candidate-cache.js";
 import { hybridCandidatesSql, type CandidateRow } from "../../src/store/memory-queries.js";
 import { readUserMemories } from "../../src/retrieval/candidate-cache-queries.js";
 import { selectCachedCandidates } from "../../src/retrieval/cached-candidates.js";
@@ -94,10 +95,10 @@ describe.each(testEngines())("vocabulary bridge on %s", (engine) => {
       const state = { messages: [new HumanMessage(question)] };
       const a = await cached(state, config);
       const b = await plain(state, config);
-      await cachedStore.candidateCache!.settle();
+      await candidateCacheOf(cachedStore)!.settle();
       expect(a.memories.map((m) => m.text)).toEqual(b.memories.map((m) => m.text));
     }
-    expect(cachedStore.candidateCache!.stats.hits).toBeGreaterThanOrEqual(PAIRS.length);
+    expect(candidateCacheOf(cachedStore)!.stats.hits).toBeGreaterThanOrEqual(PAIRS.length);
     const last = await cached({ messages: [new HumanMessage(PAIRS[2].question)] }, config);
     expect(last.memories[0]?.text).toBe(PAIRS[2].memory);
   });

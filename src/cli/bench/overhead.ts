@@ -10,6 +10,7 @@ import { JobQueue } from "../../jobs/job-queue.js";
 import { createLoadMemoryNode } from "../../graph/load-memory-node.js";
 import { MemoryAnnotation } from "../../state/annotation.js";
 import { MemoryRepository } from "../../store/memory-store.js";
+import { candidateCacheOf } from "../../retrieval/store-candidate-cache.js";
 import type { Benchmark } from "./benchmark.js";
 import { ProgressBar } from "../progress.js";
 import { percentile, ratio, round, summarize, table, writeJson, type LatencySummary } from "./stats.js";
@@ -242,7 +243,7 @@ export const benchmark: Benchmark = {
       await uncachedStore.flushUsage();
       await bridgedStore.flushUsage();
       const used = (await db.query<{ n: number }>("SELECT coalesce(sum(access_count), 0)::int AS n FROM memories")).rows[0].n;
-      const cacheStats = store.candidateCache?.stats ?? null;
+      const cacheStats = candidateCacheOf(store)?.stats ?? null;
 
       const row = (label: string, x: { p50_ms: number; p95_ms: number; mean_ms: number }) => [label, x.p50_ms, x.p95_ms, x.mean_ms];
       const addedRow = (label: string, v: Variant) => {
