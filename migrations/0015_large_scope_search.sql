@@ -258,6 +258,10 @@ BEGIN
          m.source_message_id, m.source_run_id, m.origin, m.confidence, m.created_at, m.updated_at,
          m.last_used_at, m.access_count, m.expires_at, m.superseded_by, m.archived_at, m.metadata,
          c.doc_len, c.vsim, c.recency, c.matched, st.n, st.avgdl, c.bridged, v_bridge
-  FROM chosen c JOIN memories m ON m.id = c.id CROSS JOIN stats st;
+  -- Each chosen row read back by primary key. A plain join let the generic plan (which must
+  -- expect a whole scope's rows in `chosen`) hash-join against a sequential scan of the table:
+  -- 50 of the 52 ms of a 20,000-row scope's index search (docs/benchmarks.md). OFFSET 0 keeps the
+  -- lateral subquery from being flattened back into that join.
+  FROM chosen c CROSS JOIN LATERAL (SELECT r.* FROM memories r WHERE r.id = c.id OFFSET 0) m CROSS JOIN stats st;
 END
 $fn$;
