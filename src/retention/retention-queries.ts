@@ -3,6 +3,11 @@
  * (`FOR UPDATE SKIP LOCKED`): a row an agent is writing right now is skipped and picked up by the
  * next run, so the sweep never waits on, or blocks, a turn. Every predicate takes the sweep's clock
  * as a parameter ($1), so a run is idempotent for a given time.
+ *
+ * The archive and decay statements test only `superseded_by IS NULL AND deactivated_at IS NULL`,
+ * not the whole `memory_is_active` (migration 0015): an expired memory is the expire statement's
+ * to delete, whatever its use or confidence; archiving or decaying it first changes nothing a
+ * search sees.
  */
 
 const DAY = "interval '1 day'";

@@ -9,7 +9,8 @@ import { parseRealArray, tsvectorEntries, type CachedMemory } from "./cached-can
 /**
  * $1 tenant, $2 user. One row with a NULL id when the user has no retrievable memory. Superseded
  * and deactivated memories are never candidates; expired ones are filtered when searched (expiry
- * is a matter of time, not of a change).
+ * is a matter of time, not of a change). So this is the time-free part of `memory_is_active`
+ * (migration 0015), written out on purpose: the cached rows must outlive the instant of the fill.
  */
 export const CACHE_FILL_SQL = `
 SELECT v.version AS memories_version, ${MEMORY_COLUMNS}, m.embedding::text AS embedding_text, m.fts::text AS fts_text, m.doc_len

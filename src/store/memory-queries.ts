@@ -36,9 +36,13 @@ export function exactScopeSql(scope: ResolvedScope, params: unknown[], alias = "
   return visibleScopeSql(scope, params, {}, alias);
 }
 
-/** Retrievable: not superseded, not expired, not deactivated. */
+/**
+ * Retrievable at `nowParam`: not superseded, not expired, not deactivated — the one definition,
+ * SQL function `memory_is_active` (migration 0015), which the planner inlines (partial indexes
+ * still match).
+ */
 export const ACTIVE_SQL = (alias: string, nowParam: string) =>
-  `${alias}.superseded_by IS NULL AND (${alias}.expires_at IS NULL OR ${alias}.expires_at > ${nowParam}) AND ${alias}.deactivated_at IS NULL`;
+  `memory_is_active(${alias}.superseded_by, ${alias}.expires_at, ${alias}.deactivated_at, ${nowParam})`;
 
 /**
  * The opt-out read gate for a user scope (see opt-out.ts); "TRUE" for tenant and global scopes,

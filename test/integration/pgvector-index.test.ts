@@ -66,6 +66,15 @@ async function hnswScans(db: Database): Promise<Record<string, number>> {
   return Object.fromEntries(rows.map((r) => [r.name, r.n]));
 }
 
+/** Scans of the GIN index on `fts` (migration 0015: a large scope's rows holding a query word). */
+async function ginScans(db: Database): Promise<number> {
+  await db.query("SELECT pg_stat_force_next_flush()");
+  const { rows } = await db.query<{ n: number }>(
+    "SELECT idx_scan::int AS n FROM pg_stat_user_indexes WHERE schemaname = current_schema() AND indexrelname = 'memories_fts_gin'",
+  );
+  return rows[0].n;
+}
+
 async function vectorIndexes(db: Database): Promise<string[]> {
   const { rows } = await db.query<{ name: string }>(
     "SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND indexname LIKE 'memories\\_embedding\\_hnsw\\_%' ORDER BY 1",
@@ -136,14 +145,15 @@ describe.each(PGVECTOR_ENGINES)("pgvector index on $name", (engine) => {
     expect(ann).toEqual(exact);
   });
 
-  it("a tenant scope above the threshold takes its candidates from the index and finds most of the exact hits", async () => {
+  it("a tenant scope above the threshold ranks as the exact search: nearest rows UNION the rows holding a query word (migration 0015)", async () => {
     const exact = await searchAll(store, acme, 1_000_000);
     const before = await hnswScans(db);
     const ann = await searchAll(store, acme, 200);
     const after = await hnswScans(db);
     expect(after.memories_embedding_hnsw_64 - before.memories_embedding_hnsw_64).toBe(QUERIES.length);
     expect(ann.every((a) => a.length === 8)).toBe(true);
-    expect(recall(exact, ann)).toBeGreaterThanOrEqual(0.75);
+    expect(recall(exact, ann)).toBe(1);
+    expect(ann).toEqual(exact);
   });
 
   it("EXPLAIN of the statement searches run shows the HNSW index scan, filtered to the scope", async () => {
@@ -218,6 +228,44 @@ describe.each(PGVECTOR_ENGINES)("pgvector index on $name", (engine) => {
     expect(exact.every((e) => e.length > 0)).toBe(true);
     expect(ann).toEqual(exact);
   });
+
+  it("a scope whose nearest vectors hold none of the query's words still ranks as the exact search: its word matches come from the GIN index", async () => {
+    // 60 rows sit exactly on the query's vector without holding its word; 12 hold the word, with
+    // their own vectors. The index's 40 nearest rows are all of the first kind, and with the
+    // offline embedder no row without a query word passes the floor: without the full-text
+    // candidates (migration 0014 alone) the index search would find nothing the exact one finds.
+    const lexical: MemoryScope = { level: "tenant", tenantId: "lexical" };
+    const embedder = new LocalHashingEmbeddings({ dims: 32 });
+    const query = "zephyr";
+    const near = embedder.embedSync(query);
+    const repo = new MemoryRepository(db, { embeddings: embedder, candidateCache: false });
+    await repo.addMany(lexical, [
+      ...Array.from({ length: 60 }, (_, i) => ({ kind: "knowledge" as const, text: `filler entry ${i} of the ledger`, embedding: near })),
+      ...Array.from({ length: 12 }, (_, i) => ({ kind: "knowledge" as const, text: `the ${WORDS[i]} ${WORDS[(i + 5) % WORDS.length]} zephyr entry ${i}${" again".repeat(i % 4)}` })),
+    ]);
+    await db.exec("ANALYZE memories");
+    const { rows: nearest } = await db.query<{ ids: string[] }>(`SELECT ${ANN_FN.split("(")[0]}('lexical', NULL, true, false, NULL, now(), $1::real[], 40) AS ids`, [
+      `{${near.join(",")}}`,
+    ]);
+    const fillers = new Set((await repo.list(lexical, { limit: 100 })).filter((m) => m.text.startsWith("filler")).map((m) => m.id));
+    expect(nearest[0].ids.length).toBe(40);
+    expect(nearest[0].ids.every((id) => fillers.has(id))).toBe(true);
+
+    await setThreshold(db, 1_000_000);
+    const now = new Date(); // one clock for both searches: recency is part of the score
+    const exact = await repo.search(lexical, query, { limit: 8, now });
+    const before = await hnswScans(db);
+    const ginBefore = await ginScans(db);
+    await setThreshold(db, 0);
+    const ann = await repo.search(lexical, query, { limit: 8, now });
+    const after = await hnswScans(db);
+    expect(after.memories_embedding_hnsw_32 - before.memories_embedding_hnsw_32).toBe(1);
+    expect(await ginScans(db)).toBeGreaterThan(ginBefore);
+    expect(exact.length).toBe(8);
+    expect(exact.every((m) => m.text.includes("zephyr"))).toBe(true);
+    // Same rows, same order, same scores: BM25 read the scope's row count and length, not the candidates'.
+    expect(ann.map((m) => [m.id, m.score])).toEqual(exact.map((m) => [m.id, m.score]));
+  });
 });
 
 const describeServer = process.env.DATABASE_URL ? describe : describe.skip;
@@ -231,19 +279,25 @@ describeServer("server Postgres without pgvector", () => {
     await db.close();
   });
 
-  it("records migration 0014 but creates nothing: the search function is migration 0011's", async () => {
+  it("records migrations 0014 and 0015 but builds no index: the ANN lookup always answers NULL, the search is migration 0015's", async () => {
     expect(db.capabilities.pgvector).toBe(false);
-    const { rows: applied } = await db.query<{ name: string }>("SELECT name FROM migrations WHERE id = 14");
-    expect(applied).toEqual([{ name: "0014_pgvector_index" }]);
-    const { rows: fns } = await db.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM pg_proc WHERE pronamespace = current_schema()::regnamespace AND proname IN ('memory_ensure_vector_index', 'memory_ann_candidate_ids', 'memory_ann_nearest_sql')",
+    const { rows: applied } = await db.query<{ name: string }>("SELECT name FROM migrations WHERE id IN (14, 15) ORDER BY id");
+    expect(applied).toEqual([{ name: "0014_pgvector_index" }, { name: "0015_large_scope_search" }]);
+    const { rows: fns } = await db.query<{ name: string }>(
+      "SELECT proname AS name FROM pg_proc WHERE pronamespace = current_schema()::regnamespace AND proname IN ('memory_ensure_vector_index', 'memory_ensure_large_scope_indexes', 'memory_ann_candidate_ids', 'memory_ann_nearest_sql')",
     );
-    expect(fns[0].n).toBe(0);
+    expect(fns).toEqual([{ name: "memory_ann_candidate_ids" }]);
+    const { rows: ann } = await db.query<{ ids: string[] | null }>("SELECT memory_ann_candidate_ids('acme', NULL, true, false, NULL, now(), '{1,0}'::real[], 40) AS ids");
+    expect(ann[0].ids).toBeNull();
     const { rows } = await db.query<{ src: string }>("SELECT prosrc AS src FROM pg_proc WHERE pronamespace = current_schema()::regnamespace AND proname = 'memory_search_candidates'");
-    const migration = readFileSync("migrations/0011_vocabulary_bridge.sql", "utf8");
-    const start = migration.indexOf("CREATE FUNCTION memory_search_candidates(");
+    const migration = readFileSync("migrations/0015_large_scope_search.sql", "utf8");
+    const start = migration.indexOf("CREATE OR REPLACE FUNCTION memory_search_candidates(");
     const body = migration.slice(migration.indexOf("AS $fn$", start) + "AS $fn$".length, migration.indexOf("$fn$;", start));
     expect(rows).toEqual([{ src: body }]);
+    const { rows: indexes } = await db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_indexes WHERE schemaname = current_schema() AND indexname IN ('memories_fts_gin', 'memories_scope_stats_idx')",
+    );
+    expect(indexes[0].n).toBe(0);
   });
 
   it("searches a tenant scope exactly, as before", async () => {

@@ -75,6 +75,9 @@ export async function linkSuperseded(db: Database, scope: UserScope, ids: readon
     const where = exactScopeSql(s, params);
     params.push(replacementId, [...ids]);
     const n = params.length;
+    // Only `superseded_by IS NULL` (not replaced yet), not the whole memory_is_active (migration
+    // 0015): the ids come from an active lookup of the slot; what must not happen here is
+    // re-pointing a row another replacement already claimed. One that expired since is still linked (harmless).
     const { rowCount } = await tx.query(
       `UPDATE memories m SET superseded_by = $${n - 1}::uuid, updated_at = now()
        WHERE ${where} AND m.id = ANY($${n}::uuid[]) AND m.superseded_by IS NULL AND m.id <> $${n - 1}::uuid`,
