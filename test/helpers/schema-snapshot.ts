@@ -38,7 +38,7 @@ export async function schemaSnapshot(db: Database, options: SnapshotOptions = {}
     // aggregates and window functions (an extension's) by kind, result and source.
     `SELECT 'function ' || n.nspname || '.' || p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ') '
        || CASE WHEN p.prokind IN ('f', 'p') THEN md5(replace(pg_get_functiondef(p.oid), $2, '<schema>'))
-          ELSE p.prokind || ' ' || pg_get_function_result(p.oid) || ' ' || md5(p.prosrc) END AS line
+          ELSE p.prokind::text || ' ' || pg_get_function_result(p.oid) || ' ' || md5(p.prosrc) END AS line
      FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = ANY($1::text[])`,
     `SELECT 'trigger ' || n.nspname || ' ' || t.tgrelid::regclass::text || ' ' || t.tgname || ' ' || pg_get_triggerdef(t.oid) AS line
      FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
