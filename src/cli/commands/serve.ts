@@ -4,7 +4,6 @@ import { resolveConfig } from "../../config.js";
 import { openDatabase } from "../../db/open.js";
 import { redactUrl } from "../../db/database-url.js";
 import { createEmbeddings } from "../../embeddings/create-embeddings.js";
-import { ErrorCodes, MemoryError } from "../../errors.js";
 import { MemoryRepository } from "../../store/memory-store.js";
 import { ProfileStore } from "../../profile/profile-store.js";
 import { RuleStore } from "../../procedural/rule-store.js";
