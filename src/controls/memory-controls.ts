@@ -31,6 +31,13 @@ import { forgetEverywhere, profileChangeWithdrawal } from "../forgetting/forget-
 import { withdrawalForMemories } from "../forgetting/memory-withdrawal.js";
 import type { Withdrawal } from "../sessions/withdrawal.js";
 import { exportUserStoreItemsIn, importUserStoreItemsIn } from "../store/store-item-queries.js";
+import {
+  CLEAR_DELETE_ALL_REQUEST_SQL,
+  DELETE_ALL_REQUEST_SQL,
+  RECORD_DELETE_ALL_REQUEST_SQL,
+  SUPERSEDED_BY_SQL,
+  VERSION_CHAIN_SQL,
+} from "./memory-controls-queries.js";
 
 export type MemoryLifecycleStatus = "active" | "archived" | "superseded" | "expired" | "inactive";
 
@@ -213,7 +220,7 @@ export class MemoryControls {
     const m = await this.store.get(s, id);
     if (!m) throw notFound("memory", id);
     const chain = await this.db.transaction(
-      (tx) => tx.query<{ id: string }>("SELECT id FROM memories WHERE scope = 'user' AND tenant_id = $1 AND user_id = $2 AND superseded_by = $3::uuid ORDER BY created_at, id", [s.tenantId, s.userId, id]),
+      (tx) => tx.query<{ id: string }>(SUPERSEDED_BY_SQL, [s.tenantId, s.userId, id]),
       { scope: s },
     );
     return { ...inspectMemory(m, this.clock.now()), supersedes: chain.rows.map((r) => r.id) };
@@ -317,15 +324,7 @@ export class MemoryControls {
   async recordDeleteAllRequest(scope: UserScope, source: ChangeSource): Promise<void> {
     const s = resolveUserScope(scope);
     const src = checkChangeSource(source, "source");
-    await this.db.transaction(
-      (tx) =>
-        tx.query(
-          `INSERT INTO memory_settings AS m (tenant_id, user_id, delete_all_requested_at, delete_all_request_source) VALUES ($1, $2, now(), $3::jsonb)
-           ON CONFLICT (tenant_id, user_id) DO UPDATE SET delete_all_requested_at = now(), delete_all_request_source = excluded.delete_all_request_source`,
-          [s.tenantId, s.userId, JSON.stringify(src)],
-        ),
-      { scope: s },
-    );
+    await this.db.transaction((tx) => tx.query(RECORD_DELETE_ALL_REQUEST_SQL, [s.tenantId, s.userId, JSON.stringify(src)]), { scope: s });
   }
 
   /** The pending "forget everything" request, or null. */
@@ -540,10 +539,7 @@ export class MemoryControls {
     const { counts, threadIds, deletedThreadIds } = await this.db.transaction(async (tx) => {
       await before?.(tx);
       const result = await deleteUserDataIn(tx, s, { profiles: this.profiles, rules: this.rules, threads: this.threads }, audit);
-      await tx.query(
-        "UPDATE memory_settings SET delete_all_requested_at = NULL, delete_all_request_source = NULL WHERE tenant_id = $1 AND user_id = $2 AND delete_all_requested_at IS NOT NULL",
-        [s.tenantId, s.userId],
-      );
+      await tx.query(CLEAR_DELETE_ALL_REQUEST_SQL, [s.tenantId, s.userId]);
       return result;
     }, { scope: s });
     // Nothing of the user stays in this process's candidate cache either.
@@ -557,10 +553,7 @@ export class MemoryControls {
 }
 
 async function readDeleteAllRequest(tx: Queryable, s: UserScope): Promise<DeleteAllRequest | null> {
-  const { rows } = await tx.query<{ at: Date | string | null; source: Required<ChangeSource> | string | null }>(
-    "SELECT delete_all_requested_at AS at, delete_all_request_source AS source FROM memory_settings WHERE tenant_id = $1 AND user_id = $2",
-    [s.tenantId, s.userId],
-  );
+  const { rows } = await tx.query<{ at: Date | string | null; source: Required<ChangeSource> | string | null }>(DELETE_ALL_REQUEST_SQL, [s.tenantId, s.userId]);
   const r = rows[0];
   if (!r?.at || !r.source) return null;
   return { requestedAt: new Date(r.at).toISOString(), source: typeof r.source === "string" ? JSON.parse(r.source) : r.source };
@@ -568,15 +561,7 @@ async function readDeleteAllRequest(tx: Queryable, s: UserScope): Promise<Delete
 
 /** The memory and every older version it superseded, transitively (user's own rows only). */
 async function versionChain(tx: Queryable, s: UserScope, id: string): Promise<string[]> {
-  const { rows } = await tx.query<{ id: string }>(
-    `WITH RECURSIVE chain(id) AS (
-       SELECT m.id FROM memories m WHERE m.scope = 'user' AND m.tenant_id = $1 AND m.user_id = $2 AND m.id = $3::uuid
-       UNION
-       SELECT m.id FROM memories m JOIN chain c ON m.superseded_by = c.id
-       WHERE m.scope = 'user' AND m.tenant_id = $1 AND m.user_id = $2)
-     SELECT id FROM chain LIMIT 10000`,
-    [s.tenantId, s.userId, id],
-  );
+  const { rows } = await tx.query<{ id: string }>(VERSION_CHAIN_SQL, [s.tenantId, s.userId, id]);
   return rows.map((r) => r.id);
 }
 

@@ -9,6 +9,15 @@ import { recordDeletion, type DeletionContext } from "../store/deletion-audit.js
 import type { ProfileStore } from "../profile/profile-store.js";
 import type { RuleStore } from "../procedural/rule-store.js";
 import { DELETE_USER_THREAD_OWNERS_SQL } from "../threads/thread-owner-queries.js";
+import {
+  DELETE_USER_CONFIRMATIONS_SQL,
+  DELETE_USER_INBOX_SQL,
+  DELETE_USER_JOBS_SQL,
+  DELETE_USER_MEMORIES_SQL,
+  DELETE_USER_MEMORY_VERSION_SQL,
+  DELETE_USER_THREADS_SQL,
+  USER_THREADS_SQL,
+} from "./user-data-queries.js";
 import { forgetOwners } from "../threads/verified-owners.js";
 import { deleteUserStoreItemsIn } from "../store/store-item-queries.js";
 
@@ -59,8 +68,8 @@ export interface UserDataDeps {
  * Returns how many rows went (inbox rows and jobs).
  */
 export async function deleteUserJobsIn(tx: Queryable, s: UserScope): Promise<number> {
-  const inbox = (await tx.query("DELETE FROM memory_jobs_inbox WHERE tenant_id = $1 AND user_id = $2", [s.tenantId, s.userId])).rowCount;
-  const jobs = (await tx.query("DELETE FROM memory_jobs WHERE tenant_id = $1 AND user_id = $2", [s.tenantId, s.userId])).rowCount;
+  const inbox = (await tx.query(DELETE_USER_INBOX_SQL, [s.tenantId, s.userId])).rowCount;
+  const jobs = (await tx.query(DELETE_USER_JOBS_SQL, [s.tenantId, s.userId])).rowCount;
   return inbox + jobs;
 }
 
@@ -82,14 +91,14 @@ export async function deleteUserDataIn(
 ): Promise<{ counts: DeletedCounts; threadIds: string[]; deletedThreadIds: string[] }> {
   const jobs = await deleteUserJobsIn(tx, s);
   await recordDeletion(tx, s, "job", jobs, audit);
-  const memories = (await tx.query("DELETE FROM memories WHERE scope = 'user' AND tenant_id = $1 AND user_id = $2", [s.tenantId, s.userId])).rowCount;
+  const memories = (await tx.query(DELETE_USER_MEMORIES_SQL, [s.tenantId, s.userId])).rowCount;
   await recordDeletion(tx, s, "memory", memories, audit);
   // The user's memories version (its row names the user; a later memory starts a new one, never
   // equal to a version a cache may still hold, see migration 0007).
-  await tx.query("DELETE FROM memory_versions WHERE tenant_id = $1 AND user_id = $2", [s.tenantId, s.userId]);
+  await tx.query(DELETE_USER_MEMORY_VERSION_SQL, [s.tenantId, s.userId]);
   const profile = await deps.profiles.deleteIn(tx, s, audit);
   const rules = await deps.rules.deleteUserRulesIn(tx, s, audit);
-  const confirmations = (await tx.query("DELETE FROM memory_confirmations WHERE tenant_id = $1 AND user_id = $2", [s.tenantId, s.userId])).rowCount;
+  const confirmations = (await tx.query(DELETE_USER_CONFIRMATIONS_SQL, [s.tenantId, s.userId])).rowCount;
   await recordDeletion(tx, s, "confirmation", confirmations, audit);
   const storeItems = await deleteUserStoreItemsIn(tx, s);
   await recordDeletion(tx, s, "store_item", storeItems, audit);
@@ -151,23 +160,11 @@ export async function deleteThreadsAfterCommit(
   return done;
 }
 
-/** The threads recorded as the user's (migration 0008), whichever checkpointer holds them. */
-const USER_THREADS_SQL = "SELECT thread_id FROM thread_owners WHERE tenant_id = $1 AND user_id = $2 ORDER BY thread_id";
-
 /**
  * The checkpointer's rows of every thread of the user, and those threads' owner records, in one
- * statement (the same tables `deleteThread` clears, with the LangGraph API's record of them). Returns the deleted thread ids.
+ * statement. Returns the deleted thread ids.
  */
 async function deleteThreadsSql(tx: Queryable, s: UserScope): Promise<string[]> {
-  const { rows } = await tx.query<{ thread_id: string }>(
-    `WITH t AS (SELECT o.thread_id FROM thread_owners o JOIN threads th ON th.thread_id = o.thread_id WHERE o.tenant_id = $1 AND o.user_id = $2),
-          w AS (DELETE FROM checkpoint_writes x USING t WHERE x.thread_id = t.thread_id),
-          i AS (DELETE FROM checkpoint_items x USING t WHERE x.thread_id = t.thread_id),
-          c AS (DELETE FROM checkpoints x USING t WHERE x.thread_id = t.thread_id),
-          o AS (DELETE FROM thread_owners x USING t WHERE x.thread_id = t.thread_id),
-          a AS (DELETE FROM api_threads x USING t WHERE x.thread_id = t.thread_id)
-     DELETE FROM threads x USING t WHERE x.thread_id = t.thread_id RETURNING x.thread_id`,
-    [s.tenantId, s.userId],
-  );
+  const { rows } = await tx.query<{ thread_id: string }>(DELETE_USER_THREADS_SQL, [s.tenantId, s.userId]);
   return rows.map((r) => r.thread_id);
 }

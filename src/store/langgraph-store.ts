@@ -5,7 +5,6 @@ import {
   type GetOperation,
   type Item,
   type ListNamespacesOperation,
-  type MatchCondition,
   type Operation,
   type OperationResults,
   type PutOperation,
@@ -16,7 +15,6 @@ import type { Database, Queryable } from "../db/database.js";
 import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
 import { normalize, validateVector, dimensionMismatch } from "../embeddings/vector.js";
 import { embedderIdOf } from "../embeddings/create-embeddings.js";
-import { compileItemFilter } from "./item-filter.js";
 import { textsAtPath } from "./json-path-text.js";
 import { ensureEmbeddingSetting } from "./embedding-settings.js";
 import { vectorLiteral } from "./memory-row.js";
@@ -29,7 +27,20 @@ import { DEFAULT_TENANT_ID, readScopeId, type UserScope } from "../core/scope.js
 import { MemoryRepository } from "./memory-store.js";
 import { MemoryItems } from "./memory-items.js";
 import { isMemoriesNamespace, memoryScopeOf } from "./memory-namespace.js";
-import { assertNotOptedOut, ownerNotOptedOutSql } from "./opt-out.js";
+import { assertNotOptedOut } from "./opt-out.js";
+import {
+  DELETE_ITEM_SQL,
+  DELETE_ITEM_VECTORS_SQL,
+  GET_ITEM_SQL,
+  INSERT_ITEM_VECTORS_SQL,
+  REFRESH_ITEM_SQL,
+  REFRESH_SEARCHED_ITEMS_SQL,
+  SWEEP_EXPIRED_ITEMS_SQL,
+  UPSERT_ITEM_SQL,
+  listNamespacesQuery,
+  searchItemsQuery,
+  searchItemsWhere,
+} from "./store-item-queries.js";
 
 /** Semantic-search settings, as LangGraph's `IndexConfig` (`embed` is accepted as in Python). */
 export interface LangGraphStoreIndex {
@@ -308,27 +319,18 @@ export class LangGraphStore extends BaseStore {
   /** Delete expired items now (reads already skip them); returns how many were removed. */
   async sweepExpired(): Promise<number> {
     const { rowCount } = await this.db.transaction(
-      (tx) => tx.query("DELETE FROM store_items WHERE tenant_id = $1 AND expires_at <= now()", [this.tenantId]),
+      (tx) => tx.query(SWEEP_EXPIRED_ITEMS_SQL, [this.tenantId]),
       { scope: { tenantId: this.tenantId } },
     );
     return rowCount;
   }
 
   private async getOp(tx: Queryable, op: GetOperation): Promise<Item | null> {
-    const refresh = this.refreshOnRead
-      ? `UPDATE store_items i SET expires_at = now() + make_interval(secs => i.ttl_minutes * 60)
-         WHERE i.tenant_id = $1 AND i.namespace = $2::text[] AND i.key = $3 AND i.ttl_minutes IS NOT NULL AND i.expires_at > now() AND ${ownerNotOptedOutSql("i")}
-         RETURNING i.namespace, i.key, i.value, i.created_at, i.updated_at`
-      : undefined;
-    if (refresh) {
-      const { rows } = await tx.query<ItemRow>(refresh, [this.tenantId, op.namespace, op.key]);
+    if (this.refreshOnRead) {
+      const { rows } = await tx.query<ItemRow>(REFRESH_ITEM_SQL, [this.tenantId, op.namespace, op.key]);
       if (rows[0]) return itemFromRow(rows[0]);
     }
-    const { rows } = await tx.query<ItemRow>(
-      `SELECT i.namespace, i.key, i.value, i.created_at, i.updated_at FROM store_items i
-       WHERE i.tenant_id = $1 AND i.namespace = $2::text[] AND i.key = $3 AND (i.expires_at IS NULL OR i.expires_at > now()) AND ${ownerNotOptedOutSql("i")}`,
-      [this.tenantId, op.namespace, op.key],
-    );
+    const { rows } = await tx.query<ItemRow>(GET_ITEM_SQL, [this.tenantId, op.namespace, op.key]);
     return rows[0] ? itemFromRow(rows[0]) : null;
   }
 
@@ -337,48 +339,19 @@ export class LangGraphStore extends BaseStore {
     const offset = op.offset ?? 0;
     if (!Number.isInteger(limit) || limit < 0 || limit > 10_000) throw invalidInput("limit", "must be an integer from 0 to 10000");
     if (!Number.isInteger(offset) || offset < 0) throw invalidInput("offset", "must be a non-negative integer");
-    const params: unknown[] = [this.tenantId];
-    let where = `i.tenant_id = $1 AND (i.expires_at IS NULL OR i.expires_at > now()) AND ${ownerNotOptedOutSql("i")}`;
-    if (op.namespacePrefix.length > 0) {
-      // Whole-segment prefix: the first n labels equal the prefix exactly (no LIKE on joined text).
-      params.push(op.namespacePrefix);
-      where += ` AND i.namespace[1:${op.namespacePrefix.length}] = $${params.length}::text[]`;
-    }
-    where += ` AND ${filterSql(op.filter, params)}`;
-    let scoreSql = "NULL::float8";
-    if (op.query && this.embedFn) {
-      const qv = await this.embedQueryText(op.query);
-      params.push(vectorLiteral(qv));
-      scoreSql = `(SELECT max(memory_vector_dot(v.embedding, memory_query_vector($${params.length}::real[])))
-                   FROM store_vectors v WHERE v.tenant_id = i.tenant_id AND v.namespace = i.namespace AND v.key = i.key)`;
-    }
-    params.push(limit, offset);
-    const { rows } = await tx.query<ItemRow>(
-      `SELECT i.namespace, i.key, i.value, i.created_at, i.updated_at, ${scoreSql} AS score
-       FROM store_items i WHERE ${where}
-       ORDER BY score DESC NULLS LAST, i.seq
-       LIMIT $${params.length - 1} OFFSET $${params.length}`,
-      params,
-    );
+    const where = searchItemsWhere(this.tenantId, op.namespacePrefix, op.filter);
+    const queryVector = op.query && this.embedFn ? vectorLiteral(await this.embedQueryText(op.query)) : undefined;
+    const query = searchItemsQuery(where, { queryVector, limit, offset });
+    const { rows } = await tx.query<ItemRow>(query.text, query.values);
     if (this.refreshOnRead && rows.length > 0) {
-      await tx.query(
-        `UPDATE store_items i SET expires_at = now() + make_interval(secs => i.ttl_minutes * 60)
-         FROM unnest($2::text[], $3::text[]) AS r(ns, key)
-         WHERE i.tenant_id = $1 AND i.namespace::text = r.ns AND i.key = r.key AND i.ttl_minutes IS NOT NULL`,
-        [this.tenantId, rows.map((r) => arrayLiteral(r.namespace)), rows.map((r) => r.key)],
-      );
+      await tx.query(REFRESH_SEARCHED_ITEMS_SQL, [this.tenantId, rows.map((r) => arrayLiteral(r.namespace)), rows.map((r) => r.key)]);
     }
     return rows.map((r) => ({ ...itemFromRow(r), score: r.score === null || r.score === undefined ? undefined : Number(r.score) }));
   }
 
   private async listOp(tx: Queryable, op: ListNamespacesOperation): Promise<string[][]> {
-    const params: unknown[] = [this.tenantId];
-    const conds = ["tenant_id = $1", "(expires_at IS NULL OR expires_at > now())", ownerNotOptedOutSql("store_items")];
-    for (const c of op.matchConditions ?? []) conds.push(matchSql(c, params));
-    const depth = op.maxDepth;
-    if (depth !== undefined && (!Number.isInteger(depth) || depth < 1)) throw invalidInput("maxDepth", "must be a positive integer");
-    const ns = depth === undefined ? "namespace" : `namespace[1:${depth}]`;
-    const { rows } = await tx.query<{ ns: string[] }>(`SELECT DISTINCT ${ns} AS ns FROM store_items WHERE ${conds.join(" AND ")}`, params);
+    const query = listNamespacesQuery(this.tenantId, op.matchConditions ?? [], op.maxDepth);
+    const { rows } = await tx.query<{ ns: string[] }>(query.text, query.values);
     // InMemoryStore's order: labels joined with ':' compared with localeCompare.
     const list = rows.map((r) => r.ns).sort((a, b) => a.join(":").localeCompare(b.join(":")));
     const offset = op.offset ?? 0;
@@ -398,25 +371,15 @@ export class LangGraphStore extends BaseStore {
 
   private async putOp(tx: Queryable, op: PutOperation & { ttl?: number | null }, vectors: Array<[string, number[]]>): Promise<void> {
     if (op.value === null) {
-      await tx.query("DELETE FROM store_items WHERE tenant_id = $1 AND namespace = $2::text[] AND key = $3", [this.tenantId, op.namespace, op.key]);
+      await tx.query(DELETE_ITEM_SQL, [this.tenantId, op.namespace, op.key]);
       return;
     }
     const json = itemJson(op.value);
     const ttl = op.ttl === undefined ? (this.defaultTtl ?? null) : op.ttl;
-    await tx.query(
-      `INSERT INTO store_items (tenant_id, namespace, key, value, ttl_minutes, expires_at, user_id)
-       VALUES ($1, $2::text[], $3, $4::jsonb, $5::float8, CASE WHEN $5::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => $5::float8 * 60) END, $6)
-       ON CONFLICT (tenant_id, namespace, key) DO UPDATE
-       SET value = excluded.value, updated_at = now(), ttl_minutes = excluded.ttl_minutes, expires_at = excluded.expires_at, user_id = excluded.user_id`,
-      [this.tenantId, op.namespace, op.key, json, ttl, this.userId],
-    );
-    await tx.query("DELETE FROM store_vectors WHERE tenant_id = $1 AND namespace = $2::text[] AND key = $3", [this.tenantId, op.namespace, op.key]);
+    await tx.query(UPSERT_ITEM_SQL, [this.tenantId, op.namespace, op.key, json, ttl, this.userId]);
+    await tx.query(DELETE_ITEM_VECTORS_SQL, [this.tenantId, op.namespace, op.key]);
     if (vectors.length > 0) {
-      await tx.query(
-        `INSERT INTO store_vectors (tenant_id, namespace, key, field, embedding)
-         SELECT $1, $2::text[], $3, f, e::real[] FROM unnest($4::text[], $5::text[]) AS u(f, e)`,
-        [this.tenantId, op.namespace, op.key, vectors.map(([f]) => f), vectors.map(([, v]) => vectorLiteral(v))],
-      );
+      await tx.query(INSERT_ITEM_VECTORS_SQL, [this.tenantId, op.namespace, op.key, vectors.map(([f]) => f), vectors.map(([, v]) => vectorLiteral(v))]);
     }
   }
 
@@ -458,16 +421,6 @@ export class LangGraphStore extends BaseStore {
   }
 }
 
-/** The search filter as SQL; operands JSON cannot hold (a BigInt, a cycle) are INVALID_INPUT. */
-function filterSql(filter: unknown, params: unknown[]): string {
-  try {
-    return compileItemFilter(filter, params, "i");
-  } catch (err) {
-    if (err instanceof TypeError || err instanceof RangeError) throw invalidInput("filter", `must be JSON-serialisable (${err.message})`);
-    throw err;
-  }
-}
-
 function itemFromRow(r: ItemRow): Item {
   return {
     namespace: r.namespace,
@@ -476,22 +429,6 @@ function itemFromRow(r: ItemRow): Item {
     createdAt: r.created_at instanceof Date ? r.created_at : new Date(r.created_at),
     updatedAt: r.updated_at instanceof Date ? r.updated_at : new Date(r.updated_at),
   };
-}
-
-/** `namespace` prefix/suffix conditions, `*` matching any one label. */
-function matchSql(c: MatchCondition, params: unknown[]): string {
-  const n = c.path.length;
-  if (n === 0) return "TRUE";
-  checkNamespace(c.path.filter((l) => l !== "*"), "matchConditions.path", true);
-  const parts = [`cardinality(namespace) >= ${n}`];
-  c.path.forEach((label, i) => {
-    if (label === "*") return;
-    params.push(label);
-    const index = c.matchType === "prefix" ? `${i + 1}` : `cardinality(namespace) - ${n - 1 - i}`;
-    parts.push(`namespace[${index}] = $${params.length}`);
-  });
-  if (c.matchType !== "prefix" && c.matchType !== "suffix") throw invalidInput("matchType", 'must be "prefix" or "suffix"');
-  return `(${parts.join(" AND ")})`;
 }
 
 /** A search's limit and offset as the items' searches check them. */

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import type { CliCommand } from "../cli-command.js";
 import { parseCommandArgs } from "../common-options.js";
 import { LOOPBACK_HOSTS } from "../loopback.js";
-import { parseUserSpec } from "../scope-options.js";
+import { devUserRefusal, readServerOptions, SERVER_OPTIONS } from "../server-options.js";
 import { waitForStop } from "../wait-for-stop.js";
 import { redactUrl } from "../../db/database-url.js";
 import { ErrorCodes, MemoryError } from "../../errors.js";
@@ -42,26 +42,20 @@ export const command: CliCommand = {
   summary: "serve the LangGraph API (Studio, the SDK) on langgraph-memory's checkpointer and store, with the viewer",
   async run(argv) {
     const { values } = parseCommandArgs(argv, {
+      ...SERVER_OPTIONS,
       config: { type: "string" },
       graph: { type: "string", multiple: true },
-      port: { type: "string" },
-      host: { type: "string" },
-      "tokens-file": { type: "string" },
-      "dev-user": { type: "string" },
-      "no-viewer": { type: "boolean" },
       "allow-origin": { type: "string", multiple: true },
-      embeddings: { type: "string" },
     });
     if (values.help) {
       console.log(HELP);
       return 0;
     }
-    const port = values.port === undefined ? DEV_DEFAULT_PORT : Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new MemoryError(ErrorCodes.INVALID_INPUT, "--port: an integer from 0 to 65535");
-    const host = values.host ?? "127.0.0.1";
-    const devUser = values["dev-user"] === undefined ? null : parseUserSpec(values["dev-user"], "--dev-user");
-    if (devUser && !LOOPBACK_HOSTS.has(host)) {
-      console.error(`refusing to start: --dev-user signs anyone in who can reach the server, so it only runs on a loopback host (127.0.0.1, ::1), not ${host}`);
+    const server = readServerOptions(values, { port: DEV_DEFAULT_PORT, host: "127.0.0.1" });
+    const { port, host, devUser } = server;
+    const refusal = devUserRefusal(server);
+    if (refusal) {
+      console.error(refusal);
       return 2;
     }
     if (values.graph && values.config) throw new MemoryError(ErrorCodes.INVALID_INPUT, "give --config or --graph, not both");

@@ -4,7 +4,6 @@ import { resolveConfig } from "../../config.js";
 import { openDatabase } from "../../db/open.js";
 import { redactUrl } from "../../db/database-url.js";
 import { createEmbeddings } from "../../embeddings/create-embeddings.js";
-import { ErrorCodes, MemoryError } from "../../errors.js";
 import { MemoryRepository } from "../../store/memory-store.js";
 import { ProfileStore } from "../../profile/profile-store.js";
 import { RuleStore } from "../../procedural/rule-store.js";
@@ -12,7 +11,7 @@ import { MemorySettingsStore } from "../../controls/settings-store.js";
 import { MemoryControls } from "../../controls/memory-controls.js";
 import { RetentionSweep } from "../../retention/retention-sweep.js";
 import { createMemoryServer, DEFAULT_HOST, DEFAULT_PORT } from "../../server/memory-server.js";
-import { parseUserSpec } from "../scope-options.js";
+import { devUserRefusal, readServerOptions, SERVER_OPTIONS } from "../server-options.js";
 import { LOOPBACK_HOSTS } from "../loopback.js";
 import { waitForStop } from "../wait-for-stop.js";
 import { DEFAULT_TENANT_ID } from "../../core/scope.js";
@@ -45,26 +44,20 @@ export const command: CliCommand = {
   summary: "serve the HTTP API and the memory viewer page",
   async run(argv) {
     const { values } = parseCommandArgs(argv, {
-      port: { type: "string" },
-      host: { type: "string" },
-      "tokens-file": { type: "string" },
-      "dev-user": { type: "string" },
+      ...SERVER_OPTIONS,
       "body-limit": { type: "string" },
-      embeddings: { type: "string" },
-      "no-viewer": { type: "boolean" },
       log: { type: "boolean" },
     });
     if (values.help) {
       console.log(HELP);
       return 0;
     }
-    const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new MemoryError(ErrorCodes.INVALID_INPUT, "--port: an integer from 0 to 65535");
-    const host = values.host ?? DEFAULT_HOST;
+    const listen = readServerOptions(values, { port: DEFAULT_PORT, host: DEFAULT_HOST });
+    const { port, host, devUser } = listen;
     const bodyLimit = values["body-limit"] === undefined ? undefined : Number(values["body-limit"]);
-    const devUser = values["dev-user"] === undefined ? null : parseUserSpec(values["dev-user"], "--dev-user");
-    if (devUser && !LOOPBACK_HOSTS.has(host)) {
-      console.error(`refusing to start: --dev-user signs anyone in who can reach the server, so it only runs on a loopback host (127.0.0.1, ::1), not ${host}; configure tokens instead`);
+    const refusal = devUserRefusal(listen, "; configure tokens instead");
+    if (refusal) {
+      console.error(refusal);
       return 2;
     }
     const tokens = TokenTable.fromConfig({ file: values["tokens-file"] });
