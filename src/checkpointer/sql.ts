@@ -64,7 +64,10 @@ export interface StoreRow {
   sources_ok: boolean;
   /** The thread's epoch after storing new items; null when nothing was stored (put) or no item was new (putWrites). */
   epoch: number | null;
-  /** The thread as the statement found it (for a retry with the right numbering). */
+  /**
+   * The thread as the statement found it (for a retry with the right numbering). PutWrites reads
+   * it only when it stored nothing (null after a stored write: nothing to retry).
+   */
   cur_epoch: number | null;
   cur_next: number | null;
 }
@@ -72,8 +75,7 @@ export interface StoreRow {
 // Index lookups by ANY(array) rather than a join with unnest(): the plan does not depend on how
 // many sources there are, so the statement keeps one generic plan instead of being planned again
 // at every execution.
-const SOURCES_OK = (base: number) => `
-  SELECT (SELECT count(*) FROM (
+const SOURCES_OK_EXPR = (base: number) => `(SELECT count(*) FROM (
             SELECT 1 FROM checkpoints c
             WHERE c.thread_id = $1 AND c.checkpoint_ns = $2 AND c.checkpoint_id = ANY ($${base}::text[])
             FOR KEY SHARE) l) = coalesce(cardinality($${base}::text[]), 0)
@@ -81,7 +83,21 @@ const SOURCES_OK = (base: number) => `
             SELECT 1 FROM checkpoint_writes w
             WHERE w.thread_id = $1 AND w.checkpoint_ns = $2 AND w.checkpoint_id = ANY ($${base + 1}::text[])
               AND w.task_id = ANY ($${base + 2}::text[]) AND w.checkpoint_id || chr(1) || w.task_id = ANY ($${base + 3}::text[])
-            FOR KEY SHARE) l) = coalesce(cardinality($${base + 3}::text[]), 0) AS ok`;
+            FOR KEY SHARE) l) = coalesce(cardinality($${base + 3}::text[]), 0)`;
+
+const SOURCES_OK = (base: number) => `
+  SELECT ${SOURCES_OK_EXPR(base)} AS ok`;
+
+/**
+ * {@link SOURCES_OK} that runs its lookups only when there are sources. Under a generic plan the
+ * lookups scan every checkpoint and write row of the thread (the planner expects one row per
+ * thread and namespace and filters the ids rather than seeking them), so the cost grows with the
+ * thread; a task's writes usually reuse nothing, and the CASE then never runs the subqueries
+ * (their InitPlans are evaluated only when the branch is taken).
+ */
+const SOURCES_OK_UNLESS_NONE = (base: number) => `
+  SELECT CASE WHEN coalesce(cardinality($${base}::text[]), 0) = 0 AND coalesce(cardinality($${base + 3}::text[]), 0) = 0 THEN TRUE
+              ELSE ${SOURCES_OK_EXPR(base)} END AS ok`;
 
 const CURRENT_THREAD = `FROM (SELECT 1) one LEFT JOIN threads th ON th.thread_id = $1`;
 
@@ -223,9 +239,13 @@ export type PutWritesParams = [
  * version of the thread per write. Writing a task's writes again merges them: a regular write keeps
  * the first value stored for its idx, a special write (error, interrupt: negative idx) replaces
  * it, as MemorySaver does.
+ *
+ * The common case costs one round trip and no lookup that grows with the thread: the sources
+ * check runs only when the writes reuse items (see `SOURCES_OK_UNLESS_NONE`), and the thread row
+ * is read back for a retry only when nothing was stored.
  */
 export const PUT_WRITES_SQL = `
-WITH sources_ok AS (${SOURCES_OK(15)}
+WITH sources_ok AS (${SOURCES_OK_UNLESS_NONE(15)}
 ), scope_ok AS (${SCOPE_OK(19, 20)}
 ), reserving AS (
   INSERT INTO threads AS th (thread_id, tenant_id, user_id, next_item_seq)
@@ -263,7 +283,7 @@ WITH sources_ok AS (${SOURCES_OK(15)}
 )
 SELECT (SELECT ok FROM scope_ok) AS scope_ok, (SELECT ok FROM ok) AS ok, (SELECT ok FROM sources_ok) AS sources_ok,
        (SELECT epoch FROM t) AS epoch, th.epoch AS cur_epoch, th.next_item_seq AS cur_next
-${CURRENT_THREAD}`;
+FROM (SELECT 1) one LEFT JOIN threads th ON th.thread_id = $1 AND NOT (SELECT ok FROM ok)`;
 
 /**
  * Read checkpoints with everything needed to rebuild them, in one statement and one round trip.
