@@ -5,6 +5,7 @@
  * text: every statement filters by tenant and user on the server side.
  */
 import type { ResolvedScope } from "./scope.js";
+import type { CheckedMemory } from "./memory-input-schemas.js";
 import { MEMORY_COLUMNS, vectorLiteral } from "./memory-row.js";
 import { ACTIVE_SQL, exactScopeSql, readGateSql, visibleScopeSql } from "./memory-queries.js";
 
@@ -169,3 +170,16 @@ export const IMPORT_MEMORIES_SQL = `INSERT INTO memories (id, scope, tenant_id, 
        AS u(id, kind, text, context, embedding, thread_id, message_id, run_id, origin, confidence, created_at, updated_at,
             last_used_at, access_count, expires_at, superseded_by, deactivated_at, archived_at, metadata)
      ON CONFLICT (id) DO NOTHING`;
+
+/**
+ * The parameters $1–$14 that `INSERT_MEMORIES_SQL` and {@link IMPORT_MEMORIES_SQL} share, in
+ * their order: scope, then one array per column from id to created_at.
+ */
+export function newMemoryParams(s: ResolvedScope, batch: readonly CheckedMemory[], vectors: readonly number[][]): unknown[] {
+  const col = <K extends keyof CheckedMemory>(k: K) => batch.map((m) => m[k]);
+  return [
+    s.level, s.tenantId, s.userId,
+    col("id"), col("kind"), col("text"), col("context"), vectors.map(vectorLiteral),
+    col("threadId"), col("messageId"), col("runId"), col("origin"), col("confidence"), col("createdAt"),
+  ];
+}

@@ -17,6 +17,7 @@ import {
   getMemoryForWriteSql,
   getMemorySql,
   listMemoriesSql,
+  newMemoryParams,
   supersedeMemorySql,
   updateMemorySql,
   type MemoryChanges,
@@ -24,7 +25,6 @@ import {
 import { assertNotOptedOut } from "./opt-out.js";
 import { recordDeletion, type DeletionContext } from "./deletion-audit.js";
 import { checkEmbeddingSetting } from "./embedding-settings.js";
-import { vectorLiteral } from "./memory-row.js";
 import {
   ConfidenceSchema,
   MemoryIdSchema,
@@ -230,24 +230,7 @@ async function getIn(tx: Queryable, s: ResolvedScope, id: string, forUpdate = fa
 
 async function insertBatch(tx: Queryable, s: ResolvedScope, batch: CheckedMemory[], vectors: number[][]): Promise<Memory[]> {
   const col = <K extends keyof CheckedMemory>(k: K) => batch.map((m) => m[k]);
-  const { rows } = await tx.query<MemoryRow>(INSERT_MEMORIES_SQL, [
-    s.level,
-    s.tenantId,
-    s.userId,
-    col("id"),
-    col("kind"),
-    col("text"),
-    col("context"),
-    vectors.map(vectorLiteral),
-    col("threadId"),
-    col("messageId"),
-    col("runId"),
-    col("origin"),
-    col("confidence"),
-    col("createdAt"),
-    col("expiresAt"),
-    col("metadata"),
-  ]);
+  const { rows } = await tx.query<MemoryRow>(INSERT_MEMORIES_SQL, [...newMemoryParams(s, batch, vectors), col("expiresAt"), col("metadata")]);
   return rows.map(memoryFromRow);
 }
 

@@ -6,10 +6,10 @@
 import type { Queryable } from "../db/database.js";
 import { invalidInput } from "../errors.js";
 import { dbScopeOf, resolveScope, type MemoryScope, type ResolvedScope } from "./scope.js";
-import { exportMemory, memoryFromRow, vectorLiteral, type MemoryRow } from "./memory-row.js";
-import { IMPORT_MEMORIES_SQL, exportMemoriesSql } from "./memory-record-queries.js";
+import { exportMemory, memoryFromRow, type MemoryRow } from "./memory-row.js";
+import { IMPORT_MEMORIES_SQL, exportMemoriesSql, newMemoryParams } from "./memory-record-queries.js";
 import { assertWritable, type MemoryRecordParts } from "./memory-records.js";
-import type { CheckedImport, CheckedMemory } from "./memory-input-schemas.js";
+import type { CheckedImport } from "./memory-input-schemas.js";
 import type { ExportedMemory } from "./types.js";
 
 const INSERT_BATCH = 500;
@@ -56,30 +56,16 @@ export class MemoryTransfer {
 
 /** Insert exported rows with every column they carry; existing ids are skipped. Returns how many were inserted. */
 async function importBatch(tx: Queryable, s: ResolvedScope, batch: CheckedImport[], vectors: number[][]): Promise<number> {
-  const col = <K extends keyof CheckedMemory>(k: K) => batch.map((m) => m.base[k]);
   const { rowCount } = await tx.query(IMPORT_MEMORIES_SQL, [
-    s.level,
-    s.tenantId,
-    s.userId,
-    col("id"),
-    col("kind"),
-    col("text"),
-    col("context"),
-    vectors.map(vectorLiteral),
-    col("threadId"),
-    col("messageId"),
-    col("runId"),
-    col("origin"),
-    col("confidence"),
-    col("createdAt"),
+    ...newMemoryParams(s, batch.map((m) => m.base), vectors),
     batch.map((m) => m.updatedAt),
     batch.map((m) => m.lastUsedAt),
     batch.map((m) => m.accessCount),
-    col("expiresAt"),
+    batch.map((m) => m.base.expiresAt),
     batch.map((m) => m.supersededBy),
     batch.map((m) => m.deactivatedAt),
     batch.map((m) => m.archivedAt),
-    col("metadata"),
+    batch.map((m) => m.base.metadata),
   ]);
   return rowCount;
 }
