@@ -2,7 +2,7 @@ import type { Database, Queryable } from "../db/database.js";
 import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
 import type { ChangeSource } from "../core/change-source.js";
 import type { UserScope } from "../core/scope.js";
-import type { ControlsTarget } from "../extraction/write-targets.js";
+import type { ControlsTarget } from "./controls-target.js";
 import type { MemoryKind } from "../state/types.js";
 import { MemoryRepository, deleteMemoriesIn } from "../store/memory-store.js";
 import { resolveUserScope } from "../store/scope.js";
@@ -26,7 +26,7 @@ import { refuseSensitiveText, sensitiveCategoryIn, sensitiveCategoryOf, sensitiv
 import { withoutSensitiveItems, type ImportRefusals } from "./import-filter.js";
 import { withImportedIds } from "./import-ids.js";
 import type { SerializerProtocol } from "@langchain/langgraph-checkpoint";
-import { withUserWriteLock } from "../extraction/write/write-lock.js";
+import { withUserWriteLock } from "../store/user-write-lock.js";
 import { forgetEverywhere, profileChangeWithdrawal } from "../forgetting/forget-everywhere.js";
 import { withdrawalForMemories } from "../forgetting/memory-withdrawal.js";
 import type { Withdrawal } from "../sessions/withdrawal.js";

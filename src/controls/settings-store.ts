@@ -1,7 +1,7 @@
 import type { Database, Queryable } from "../db/database.js";
 import { invalidInput } from "../errors.js";
 import type { UserScope } from "../core/scope.js";
-import type { SettingsTarget } from "../extraction/write-targets.js";
+import type { SettingsTarget } from "./settings-target.js";
 import { resolveUserScope } from "../store/scope.js";
 import { readOptedOut } from "../store/opt-out.js";
 

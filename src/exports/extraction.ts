@@ -29,7 +29,10 @@ export { importJsonlFile, type ImportJsonlOptions, type ImportJsonlResult } from
 export type { MemoryWriteOptions, WriteAttribution, WriteCandidatesOptions, WriteTargets } from "../extraction/write/write-options.js";
 export type { WriteReport } from "../extraction/write/write-report.js";
 export { DEFAULT_PROFILE_FIELDS, type ProfileFieldMapping } from "../extraction/write/profile-fields.js";
-export type { ProfileTarget, RuleTarget, SettingsTarget, ControlsTarget } from "../extraction/write-targets.js";
+export type { ProfileTarget } from "../profile/profile-target.js";
+export type { RuleTarget } from "../procedural/rule-target.js";
+export type { SettingsTarget } from "../controls/settings-target.js";
+export type { ControlsTarget } from "../controls/controls-target.js";
 export { writeTargetsOf } from "../graph/write-targets.js";
 
 // ── Nodes and background jobs ────────────────────────────────────────────────────────────────

@@ -9,7 +9,7 @@ import type { MemoryScope } from "../store/scope.js";
 import type { MemorySearchOptions, ScoredMemory } from "../store/types.js";
 import type { TokenEncoding } from "../tokens/count-text.js";
 import { isSessionMemory } from "../sessions/session-metadata.js";
-import type { SettingsTarget } from "../extraction/write-targets.js";
+import type { SettingsTarget } from "../controls/settings-target.js";
 import { ProfileStore } from "../profile/profile-store.js";
 import { RuleStore } from "../procedural/rule-store.js";
 import { MemorySettingsStore } from "../controls/settings-store.js";

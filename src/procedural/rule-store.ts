@@ -4,7 +4,7 @@ import type { Database, DbScope, Queryable } from "../db/database.js";
 import { ErrorCodes, MemoryError, describeValue, invalidInput } from "../errors.js";
 import type { ChangeSource } from "../core/change-source.js";
 import type { UserScope } from "../core/scope.js";
-import type { RuleTarget } from "../extraction/write-targets.js";
+import type { RuleTarget } from "./rule-target.js";
 import type { ActiveRule } from "../state/types.js";
 import { resolveUserScope } from "../store/scope.js";
 import { assertNotOptedOut } from "../store/opt-out.js";

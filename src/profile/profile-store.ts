@@ -2,7 +2,7 @@ import type { Database, Queryable } from "../db/database.js";
 import { invalidInput } from "../errors.js";
 import type { ChangeSource } from "../core/change-source.js";
 import type { UserScope } from "../core/scope.js";
-import type { ProfileTarget } from "../extraction/write-targets.js";
+import type { ProfileTarget } from "./profile-target.js";
 import type { ProfileDocument } from "../state/types.js";
 import { resolveUserScope } from "../store/scope.js";
 import { assertNotOptedOut } from "../store/opt-out.js";

@@ -10,7 +10,7 @@ import { CANDIDATE_KINDS, type CandidateKind, type MemoryCandidate } from "../ex
 import { applyWritePolicy } from "../extraction/write-policy.js";
 import { redactedCategory } from "../extraction/write/redaction.js";
 import { isOptedOut, writeCandidates } from "../extraction/write/write-candidates.js";
-import { withUserWriteLock } from "../extraction/write/write-lock.js";
+import { withUserWriteLock } from "../store/user-write-lock.js";
 import type { MemoryWriteOptions } from "../extraction/write/write-options.js";
 import type { WriteReport } from "../extraction/write/write-report.js";
 import { emptyWriteReport } from "../extraction/write/write-report.js";

@@ -8,7 +8,10 @@
 import { ErrorCodes, MemoryError } from "../../src/errors.js";
 import type { ChangeSource } from "../../src/core/change-source.js";
 import type { UserScope } from "../../src/core/scope.js";
-import type { ControlsTarget, ProfileTarget, RuleTarget, SettingsTarget } from "../../src/extraction/write-targets.js";
+import type { ControlsTarget } from "../../src/controls/controls-target.js";
+import type { SettingsTarget } from "../../src/controls/settings-target.js";
+import type { RuleTarget } from "../../src/procedural/rule-target.js";
+import type { ProfileTarget } from "../../src/profile/profile-target.js";
 import type { MemoryRepository } from "../../src/store/memory-store.js";
 
 const keyOf = (s: UserScope) => `${s.tenantId}\u0000${s.userId}`;

@@ -13,7 +13,7 @@ import { openDatabase } from "../../src/db/open.js";
 import { PostgresCheckpointer } from "../../src/checkpointer/postgres-checkpointer.js";
 import { SharedPgliteClient } from "../../src/db/shared-pglite-client.js";
 import { openSharedFolder } from "../../src/db/shared-pglite.js";
-import { withUserWriteLock } from "../../src/extraction/write/write-lock.js";
+import { withUserWriteLock } from "../../src/store/user-write-lock.js";
 
 const CLI = join(process.cwd(), "src/cli/run.ts");
 const APP = join(process.cwd(), "test/integration/fixtures/shared-folder-app.ts");

@@ -6,6 +6,6 @@ export type { MemoryWriteOptions, WriteAttribution, WriteCandidatesOptions, Writ
 export { emptyWriteReport, mergeWriteReports, type WriteReport } from "./write-report.js";
 export { DEFAULT_PROFILE_FIELDS, profileFieldFor, type ProfileFieldMapping } from "./profile-fields.js";
 export { redactSecrets, redactedCategory } from "./redaction.js";
-export { withUserWriteLock } from "./write-lock.js";
+export { withUserWriteLock } from "../../store/user-write-lock.js";
 export { deterministicMemoryId } from "./deterministic-id.js";
 export { requireUserScope } from "./write-run.js";

@@ -6,7 +6,7 @@ import type { UserScope } from "../../core/scope.js";
 import { applyAdd } from "./apply-add.js";
 import { applyForget } from "./apply-forget.js";
 import { redactedCategory } from "./redaction.js";
-import { withUserWriteLock } from "./write-lock.js";
+import { withUserWriteLock } from "../../store/user-write-lock.js";
 import type { WriteCandidatesOptions, WriteTargets } from "./write-options.js";
 import { addPolicyCounts, countRefusal, emptyWriteReport, type WriteReport } from "./write-report.js";
 import { requireUserScope, resolveWriteRun } from "./write-run.js";

@@ -3,7 +3,10 @@ import type { MemoryRepository } from "../../store/memory-store.js";
 import type { ExtractionSource, MemoryCandidate } from "../candidate.js";
 import type { ChangeSource } from "../../core/change-source.js";
 import type { UserScope } from "../../core/scope.js";
-import type { ControlsTarget, ProfileTarget, RuleTarget, SettingsTarget } from "../write-targets.js";
+import type { ControlsTarget } from "../../controls/controls-target.js";
+import type { SettingsTarget } from "../../controls/settings-target.js";
+import type { RuleTarget } from "../../procedural/rule-target.js";
+import type { ProfileTarget } from "../../profile/profile-target.js";
 import type { ProfileFieldMapping } from "./profile-fields.js";
 
 /** Where writes go besides the memory table. Each is optional: without one, its part is skipped (see docs/extraction.md). */

@@ -1,7 +1,7 @@
-import type { Database } from "../../db/database.js";
-import type { UserScope } from "../../core/scope.js";
-import { lockStripe, withFolderLock } from "../../db/folder-lock.js";
-import { sharedFolderOf } from "../../db/shared-pglite.js";
+import type { Database } from "../db/database.js";
+import type { UserScope } from "../core/scope.js";
+import { lockStripe, withFolderLock } from "../db/folder-lock.js";
+import { sharedFolderOf } from "../db/shared-pglite.js";
 
 const chains = new WeakMap<Database, Map<string, Promise<void>>>();
 
