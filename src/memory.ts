@@ -9,6 +9,8 @@ import { MemoryRepository } from "./store/memory-store.js";
 import { LangGraphStore } from "./store/langgraph-store.js";
 import type { CandidateCache } from "./retrieval/candidate-cache.js";
 import { candidateCacheOf } from "./retrieval/store-candidate-cache.js";
+import type { ContextReader } from "./retrieval/context-reader.js";
+import { contextReaderOf } from "./retrieval/context-reader-of.js";
 import { createEmbeddings } from "./embeddings/create-embeddings.js";
 import { ProfileStore } from "./profile/profile-store.js";
 import type { ProfileSchemaDefinition } from "./profile/index.js";
@@ -63,6 +65,11 @@ export interface LangGraphMemory {
    * subscribed to the store's usage events (`enabled` is false with `retrieval.candidateCacheMemories: 0`).
    */
   readonly candidateCache: CandidateCache | null;
+  /**
+   * How the load-memory node reads a turn's context: over the candidate cache while it is enabled,
+   * else one SQL search per turn (`CachedContextReader` / `StatementContextReader`).
+   */
+  readonly contextReader: ContextReader;
   readonly langgraphStore: LangGraphStore;
   readonly profiles: ProfileStore;
   readonly rules: RuleStore;
@@ -90,6 +97,8 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<L
   const store = new MemoryRepository(db, { embeddings, retrieval: config.retrieval, writePolicy: config.writePolicy, clock });
   // Built here, where the parts are assembled: the store publishes its usage events, the cache subscribes.
   const candidateCache = candidateCacheOf(store);
+  // The one choice between the two context readers, made where the parts are assembled.
+  const contextReader = contextReaderOf(store);
   const checkpointer = PostgresCheckpointer.fromDatabase(db, checkpointerOptions);
   const profiles = new ProfileStore(db, { profile });
   const rules = new RuleStore(db);
@@ -108,6 +117,7 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<L
     checkpointer,
     store,
     candidateCache,
+    contextReader,
     langgraphStore,
     profiles,
     rules,

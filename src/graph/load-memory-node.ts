@@ -3,9 +3,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import type { ActiveRule, MemoryUsage, ProfileDocument, RetrievedMemory } from "../state/types.js";
 import type { MemoryState, MemoryUpdate } from "../state/annotation.js";
 import { BudgetsSchema, type Budgets } from "../config.js";
-import type { MemoryRepository, PreparedSearch } from "../store/memory-store.js";
-import type { CandidateSqlParams } from "../store/memory-queries.js";
-import type { MemoryScope } from "../store/scope.js";
+import type { MemoryRepository } from "../store/memory-store.js";
 import type { MemorySearchOptions, ScoredMemory } from "../store/types.js";
 import type { TokenEncoding } from "../tokens/count-text.js";
 import { isSessionMemory } from "../sessions/session-metadata.js";
@@ -15,14 +13,11 @@ import { RuleStore } from "../procedural/rule-store.js";
 import { MemorySettingsStore } from "../controls/settings-store.js";
 import { fitProfile } from "../context/format-profile.js";
 import { formatRules } from "../context/format-rules.js";
-import { invalidInput } from "../errors.js";
-import { LocalHashingEmbeddings } from "../embeddings/hashing-embeddings.js";
 import { capMemoriesByTokens, toRetrievedMemory, type RetrieveResult } from "../retrieval/retrieve-memories.js";
-import { loadContext } from "../retrieval/load-context-query.js";
-import { candidateCacheOf } from "../retrieval/store-candidate-cache.js";
+import type { ContextReader } from "../retrieval/context-reader.js";
+import { contextReaderOf } from "../retrieval/context-reader-of.js";
 import type { MemoryLoader } from "../retrieval/memory-loader.js";
 import { scopeFromConfig } from "../core/scope.js";
-import { rememberOwner } from "../threads/verified-owners.js";
 import { checkIdText } from "../core/well-formed-text.js";
 
 /**
@@ -75,6 +70,11 @@ export interface LoadMemoryNodeOptions {
   ruleTokens?: number;
   /** Most rules read per turn before fitting (default 50). */
   maxRules?: number;
+  /**
+   * How the turn's context is read (default `contextReaderOf(store)`: the cached reader while the
+   * store has a candidate cache, else the statement reader; `createMemory` passes `memory.contextReader`).
+   */
+  reader?: ContextReader;
 }
 
 /**
@@ -108,8 +108,6 @@ export function createLoadMemoryNode(options: LoadMemoryNodeOptions) {
   const profiles = options.profiles === false ? null : (options.profiles ?? new ProfileStore(store.db));
   const rules = options.rules === false ? null : (options.rules ?? new RuleStore(store.db));
   const settings = options.settings ?? new MemorySettingsStore(store.db);
-  // The store's candidate cache, made over it (and subscribed to its usage events) if no part has yet.
-  const candidateCache = candidateCacheOf(store);
   const ruleTokens = options.ruleTokens ?? budgets.system;
   const maxRules = options.maxRules ?? 50;
   const markUsed = options.markUsed ?? true;
@@ -120,10 +118,7 @@ export function createLoadMemoryNode(options: LoadMemoryNodeOptions) {
     profile: profiles !== null && isPlain(profiles, ProfileStore, "getDocument", store),
     rules: rules !== null && isPlain(rules, RuleStore, "activeFor", store),
   };
-  // The offline embedder runs in-process in microseconds: embedding before knowing whether the
-  // user opted out sends nothing anywhere and lets one statement carry the search. Any other
-  // embedder (a remote API) is only called once the user is known not to have opted out.
-  const embedFirst = store.embeddings instanceof LocalHashingEmbeddings;
+  const reader = options.reader ?? contextReaderOf(store);
 
   return async function loadMemory(state: Pick<MemoryState, "messages">, config: RunnableConfig = {}): Promise<LoadMemoryResult> {
     const scope = scopeFromConfig(config);
@@ -137,76 +132,27 @@ export function createLoadMemoryNode(options: LoadMemoryNodeOptions) {
 
     const query = latestUserText(state.messages ?? []);
     const taskType = (options.taskType ? options.taskType({ state, config }) : taskTypeFromConfig(config)) ?? null;
-    const searching = query.trim().length > 0;
     const k = options.search?.limit ?? store.retrieval.topK;
-    // Standing memories (the user's newest durable facts and preferences) may go below the floor:
-    // the search returns them whatever their relevance and ranks them with the rest.
-    const search: LoadMemoryNodeOptions["search"] = {
-      ...options.search,
-      standing: options.search?.standing ?? { kinds: store.retrieval.standingKinds, limit: store.retrieval.standingLimit },
-    };
-    // Errors of the search's options surface only for a user who has not opted out (as before).
-    let searchError: unknown;
-    let prepared: PreparedSearch | null = null;
-    if (searching && embedFirst) {
-      try {
-        prepared = await prepareMemorySearch(store, scope, query, k, search);
-      } catch (err) {
-        searchError = err;
-      }
-    }
-    let candidateSql: CandidateSqlParams | null = null;
-    if (prepared) {
-      try {
-        candidateSql = await store.candidateParams(store.db, prepared);
-      } catch (err) {
-        searchError = err;
-      }
-    }
-    // The user's memories held in process (a search of the user's own memories only): the
-    // statement skips the search when they are current. See CandidateCache.
-    const cache = candidateSql && isOwnMemories(candidateSql) && candidateCache?.enabled ? candidateCache : null;
-    const cacheScope = { level: "user" as const, tenantId: scope.tenantId, userId: scope.userId };
-    const held = cache ? cache.lookup(cacheScope) : null;
-    // One statement, no transaction around it: memory_load_context sets the row-level security
-    // scope itself (BEGIN, set_config and COMMIT were three more round trips on the response path).
-    const context = await loadContext(store.db, {
-      tenantId: scope.tenantId,
-      userId: scope.userId,
+    const read = await reader.read({
+      scope,
       threadId,
+      query,
+      // Standing memories (the user's newest durable facts and preferences) may go below the floor:
+      // the search returns them whatever their relevance and ranks them with the rest. A k the
+      // store refuses is passed as it is, so the error names it (for a user who has not opted out).
+      search: {
+        ...options.search,
+        limit: Number.isInteger(k) && k >= 1 && k <= 1000 ? Math.min(1000, k + SESSION_HEADROOM) : k,
+        standing: options.search?.standing ?? { kinds: store.retrieval.standingKinds, limit: store.retrieval.standingLimit },
+      },
       profile: fold.profile,
       rules: fold.rules ? { taskType, limit: maxRules } : null,
-      search: candidateSql,
-      cachedVersion: held,
     });
-    if (threadId !== null) rememberOwner(store.db, threadId, scope);
-    if (fold.settings && context.optedOut) return empty();
-    if (searchError !== undefined) throw searchError;
-
-    let found: ScoredMemory[] = [];
-    if (searching && !context.optedOut) {
-      if (prepared && candidateSql && cache && held !== null && context.queryLexemes !== null) {
-        // Current: rank the cached rows (or, if another fill replaced them meanwhile, search in SQL).
-        const rows = cache.candidates(cacheScope, held, candidateSql, context.queryLexemes, context.queryBridge);
-        found = rows ? store.rankCandidates(rows, prepared) : await store.searchPrepared(prepared);
-      } else if (prepared && candidateSql && cache && context.searchSkipped) {
-        // The held version is no longer current (the user's memories changed): one more statement
-        // searches (without the vector, the first one could not), and the cache is refilled.
-        const searched = await loadContext(store.db, { tenantId: scope.tenantId, userId: scope.userId, profile: false, rules: null, search: candidateSql });
-        found = searched.optedOut ? [] : store.rankCandidates(searched.candidates, prepared);
-        cache.refresh(cacheScope, searched.memoriesVersion);
-      } else if (prepared) {
-        found = store.rankCandidates(context.candidates, prepared);
-        cache?.refresh(cacheScope, context.memoriesVersion);
-      } else {
-        // A remote embedder: embed now that opt-out is known, then search in a second round trip.
-        prepared = await prepareMemorySearch(store, scope, query, k, search);
-        found = await store.searchPrepared(prepared);
-      }
-    }
+    if (fold.settings && read.optedOut) return empty();
+    const found = read.memories;
     const [document, active] = await Promise.all([
-      profiles && !fold.profile ? profiles.getDocument(scope) : Promise.resolve(context.profile),
-      rules && !fold.rules ? rules.activeFor(scope, { taskType, limit: maxRules }) : Promise.resolve(context.rules),
+      profiles && !fold.profile ? profiles.getDocument(scope) : Promise.resolve(read.profile),
+      rules && !fold.rules ? rules.activeFor(scope, { taskType, limit: maxRules }) : Promise.resolve(read.rules),
     ]);
 
     const retrieved = memoriesForPrompt(
@@ -232,7 +178,7 @@ export function createLoadMemoryNode(options: LoadMemoryNodeOptions) {
       usage.rules = fitted.tokens;
     }
     for (const loader of options.loaders ?? []) {
-      const extra = await loader({ scope, query, state, config, queryEmbedding: prepared?.embedding });
+      const extra = await loader({ scope, query, state, config, queryEmbedding: read.queryEmbedding });
       update = { ...update, ...extra.update };
       for (const [key, v] of Object.entries(extra.usage ?? {})) usage[key as keyof Omit<MemoryUsage, "total">] += v ?? 0;
     }
@@ -248,18 +194,6 @@ export function createLoadMemoryNode(options: LoadMemoryNodeOptions) {
  */
 const SESSION_HEADROOM = 32;
 
-/** The node's search, checked and embedded: k plus the session headroom. */
-async function prepareMemorySearch(
-  store: MemoryRepository,
-  scope: MemoryScope,
-  query: string,
-  k: number,
-  search: LoadMemoryNodeOptions["search"],
-): Promise<PreparedSearch> {
-  if (!Number.isInteger(k) || k < 1 || k > 1000) throw invalidInput("limit", "must be an integer from 1 to 1000");
-  return store.prepareSearch(scope, query, { ...search, limit: Math.min(1000, k + SESSION_HEADROOM) });
-}
-
 /** Past-session memories out, top k, capped to the memories budget (exact token count). */
 function memoriesForPrompt(found: readonly ScoredMemory[], k: number, maxTokens: number, encoding: TokenEncoding): RetrieveResult {
   const kept = found
@@ -267,11 +201,6 @@ function memoriesForPrompt(found: readonly ScoredMemory[], k: number, maxTokens:
     .slice(0, k)
     .map((m) => toRetrievedMemory(m, encoding));
   return capMemoriesByTokens(kept, maxTokens, encoding);
-}
-
-/** A search of the user's own memories only (the candidate cache holds no tenant or global knowledge). */
-function isOwnMemories(p: CandidateSqlParams): boolean {
-  return p.scope.level === "user" && !p.include.tenant && !p.include.global;
 }
 
 /** A built-in store on the memory store's database whose read is not overridden. */

@@ -250,7 +250,7 @@ function buildSteps(
   if (options.pastSessions !== false) {
     loaders.unshift(createPastSessionsLoader({ ...(typeof options.pastSessions === "object" ? options.pastSessions : {}), store, budgets }));
   }
-  const load = createLoadMemoryNode({ profiles: memory.profiles, rules: memory.rules, settings: memory.settings, ...options.load, store, budgets, loaders });
+  const load = createLoadMemoryNode({ profiles: memory.profiles, rules: memory.rules, settings: memory.settings, reader: memory.contextReader, ...options.load, store, budgets, loaders });
   const summarize =
     options.summarization === false
       ? null
