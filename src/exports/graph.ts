@@ -22,9 +22,8 @@ export { MemoryGraphInputSchema, MemoryGraphOutputSchema, MemoryRunConfigSchema,
 export { latestUserText, type LoadMemoryNodeOptions, type LoadMemoryResult } from "../graph/load-memory-node.js";
 export type { MemoryLoader, MemoryLoaderInput } from "../retrieval/memory-loader.js";
 export type { ContextReader, ContextReadRequest, ContextRead } from "../retrieval/context-reader.js";
-export { contextReaderOf } from "../retrieval/context-reader-of.js";
-export { StatementContextReader } from "../retrieval/statement-context-reader.js";
-export { CachedContextReader } from "../retrieval/cached-context-reader.js";
+export { contextReaderOf } from "../retrieval/per-store.js";
+export { StatementContextReader, CachedContextReader } from "../retrieval/context-readers.js";
 export { createPastSessionsLoader, type PastSessionsLoaderOptions } from "../sessions/past-sessions.js";
 
 // ── Context within budgets ───────────────────────────────────────────────────────────────────

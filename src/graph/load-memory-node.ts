@@ -15,7 +15,7 @@ import { fitProfile } from "../context/format-profile.js";
 import { formatRules } from "../context/format-rules.js";
 import { capMemoriesByTokens, toRetrievedMemory, type RetrieveResult } from "../retrieval/retrieve-memories.js";
 import type { ContextReader } from "../retrieval/context-reader.js";
-import { contextReaderOf } from "../retrieval/context-reader-of.js";
+import { contextReaderOf } from "../retrieval/per-store.js";
 import type { MemoryLoader } from "../retrieval/memory-loader.js";
 import { scopeFromConfig } from "../core/scope.js";
 import { checkIdText } from "../core/well-formed-text.js";

@@ -45,7 +45,7 @@ export interface MemoryRepositoryOptions {
    * running the search in SQL. `false` turns it off. Default: on, sized by
    * `retrieval.candidateCacheMemories` (20,000) and `retrieval.candidateCacheMaxAgeSeconds` (300).
    * The store only carries this setting: the cache is built over the store by the retrieval layer
-   * (`candidateCacheOf(store)`, src/retrieval/store-candidate-cache.ts) and kept current through
+   * (`candidateCacheOf(store)`, src/retrieval/per-store.ts) and kept current through
    * {@link MemoryRepository.onUsage}.
    */
   candidateCache?: CandidateCacheOptions | false;

@@ -3,7 +3,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import type { Database, Queryable } from "../../src/db/database.js";
 import { LocalHashingEmbeddings } from "../../src/embeddings/hashing-embeddings.js";
 import { MemoryRepository } from "../../src/store/memory-store.js";
-import { candidateCacheOf } from "../../src/retrieval/store-candidate-cache.js";
+import { candidateCacheOf } from "../../src/retrieval/per-store.js";
 import { ProfileStore } from "../../src/profile/profile-store.js";
 import { RuleStore } from "../../src/procedural/rule-store.js";
 import { MemorySettingsStore } from "../../src/controls/settings-store.js";

@@ -1,7 +1,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import type { Database } from "../../src/db/database.js";
 import { MemoryRepository } from "../../src/store/memory-store.js";
-import { candidateCacheOf } from "../../src/retrieval/store-candidate-cache.js";
+import { candidateCacheOf } from "../../src/retrieval/per-store.js";
 import { hybridCandidatesSql, type CandidateRow } from "../../src/store/memory-queries.js";
 import { readUserMemories } from "../../src/retrieval/candidate-cache-queries.js";
 import { selectCachedCandidates } from "../../src/retrieval/cached-candidates.js";

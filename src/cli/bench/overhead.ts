@@ -10,7 +10,7 @@ import { JobQueue } from "../../jobs/job-queue.js";
 import { createLoadMemoryNode } from "../../graph/load-memory-node.js";
 import { MemoryAnnotation } from "../../state/annotation.js";
 import { MemoryRepository } from "../../store/memory-store.js";
-import { candidateCacheOf } from "../../retrieval/store-candidate-cache.js";
+import { candidateCacheOf } from "../../retrieval/per-store.js";
 import type { Benchmark } from "./benchmark.js";
 import { ProgressBar } from "../progress.js";
 import { percentile, ratio, round, summarize, table, writeJson, type LatencySummary } from "./stats.js";

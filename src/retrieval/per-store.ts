@@ -1,4 +1,6 @@
 /**
+ * The retrieval parts made once per store: its candidate cache and its context reader.
+ *
  * The candidate cache of one store, built over it by the retrieval layer: the store only carries
  * the cache's options (`MemoryRepositoryOptions.candidateCache`) and publishes its usage events;
  * the cache made here subscribes to them (queued marks are applied to the cached rows, a direct
@@ -8,6 +10,8 @@
  */
 import type { MemoryRepository } from "../store/memory-store.js";
 import { CandidateCache } from "./candidate-cache.js";
+import type { ContextReader } from "./context-reader.js";
+import { CachedContextReader, StatementContextReader } from "./context-readers.js";
 
 const caches = new WeakMap<MemoryRepository, CandidateCache | null>();
 
@@ -41,4 +45,24 @@ export function candidateCacheOf(store: MemoryRepository): CandidateCache | null
   }
   caches.set(store, cache);
   return cache;
+}
+
+const readers = new WeakMap<MemoryRepository, ContextReader>();
+
+/**
+ * The context reader of one store: the {@link CachedContextReader} over the store's candidate
+ * cache when it has one (`retrieval.candidateCacheMemories` > 0, the default), otherwise the
+ * {@link StatementContextReader}. One per store: `createMemory` chooses it as it assembles the
+ * parts; a load-memory node over a store made elsewhere gets the same one.
+ *
+ * @example
+ * const reader = contextReaderOf(memory.store); // memory.contextReader
+ */
+export function contextReaderOf(store: MemoryRepository): ContextReader {
+  const known = readers.get(store);
+  if (known) return known;
+  const cache = candidateCacheOf(store);
+  const reader = cache?.enabled ? new CachedContextReader(store, cache) : new StatementContextReader(store);
+  readers.set(store, reader);
+  return reader;
 }
