@@ -16,7 +16,7 @@ import type { Database } from "../db/database.js";
 import { invalidInput } from "../errors.js";
 import type { CandidateRow, CandidateSqlParams } from "../store/memory-queries.js";
 import { dbScopeOf, type ResolvedScope } from "../store/scope.js";
-import type { CandidateCacheOptions } from "../store/memory-usage-events.js";
+import type { CandidateCacheOptions, MemoryUsageListener, UserMemoryScope } from "../store/memory-usage-events.js";
 import { readUserMemories } from "./candidate-cache-queries.js";
 import { CachedUserMemories, type CachedMemory } from "./cached-candidates.js";
 
@@ -51,7 +51,7 @@ type UserScope = Pick<ResolvedScope, "tenantId" | "userId"> & { level: "user" };
  * const held = cache.lookup(scope);              // the version to pass to memory_load_context
  * // … a hit: cache.candidates(scope, held, params, lexemes); a miss: cache.refresh(scope, version)
  */
-export class CandidateCache {
+export class CandidateCache implements MemoryUsageListener {
   readonly maxMemories: number;
   readonly maxAgeMs: number;
   private readonly entries = new Map<string, Entry>();
@@ -183,6 +183,16 @@ export class CandidateCache {
       }
       m.row.access_count = Number(m.row.access_count) + 1;
     }
+  }
+
+  /** The store's usage event (the cache subscribes to its store: `store.onUsage(cache)`): see {@link noteUsed}. */
+  onUsed(scope: UserMemoryScope, ids: readonly string[], at: Date): void {
+    this.noteUsed(scope, ids, at);
+  }
+
+  /** The store's change event: the user's rows may have changed where their version does not show it. */
+  onChanged(scope: UserMemoryScope): void {
+    this.forget(scope);
   }
 
   /** Drop what is held for a user (e.g. their data was erased). */

@@ -37,12 +37,7 @@ export function candidateCacheOf(store: MemoryRepository): CandidateCache | null
           beforeRead: () => store.flushUsage(),
           ...options,
         });
-  if (cache) {
-    store.onUsage({
-      onUsed: (scope, ids, at) => cache.noteUsed(scope, ids, at),
-      onChanged: (scope) => cache.forget(scope),
-    });
-  }
+  if (cache) store.onUsage(cache);
   caches.set(store, cache);
   return cache;
 }
