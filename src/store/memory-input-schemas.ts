@@ -53,6 +53,44 @@ export const NewMemoryIdSchema = uuid("must be a uuid");
 /** A known memory kind; the message names the kinds and the value given. */
 export const MemoryKindSchema = z.enum(MEMORY_KINDS, { error: (issue) => `must be one of ${KINDS_LIST}, got ${describeValue(issue.input)}` });
 
+/** An integer from `min` to `max` (a page size, a result count); the message says the range. */
+export function integerInRange(min: number, max: number) {
+  const message = `must be an integer from ${min} to ${max}`;
+  return z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message });
+}
+
+/** Page size of `list`. */
+export const ListLimitSchema = integerInRange(1, 10_000);
+
+/** Result count of `nearest`. */
+export const NearestLimitSchema = integerInRange(1, 100);
+
+/** Result count of a search. */
+export const SearchLimitSchema = integerInRange(1, 1000);
+
+/** A search's query text. */
+export const QuerySchema = z.string({ error: "must be a string" });
+
+/** A list offset: 0 or more. */
+export const OffsetSchema = z.number({ error: "must be a non-negative integer" }).int({ error: "must be a non-negative integer" }).min(0, { error: "must be a non-negative integer" });
+
+/** A delay in milliseconds: finite, 0 or more. */
+export const DelayMsSchema = z
+  .number({ error: "must be a non-negative number of milliseconds" })
+  .min(0, { error: "must be a non-negative number of milliseconds" })
+  .refine(Number.isFinite, { error: "must be a non-negative number of milliseconds" });
+
+/** A yes/no switch of a patch (`deactivated`, `archived`). */
+export const SwitchSchema = z.boolean({ error: "must be true or false" });
+
+/** A list of values given where one array is expected (`memories`). */
+export const ArraySchema = z.array(z.unknown(), { error: "must be an array" });
+
+/** An object argument (a patch, a query): only its being an object is checked here; its fields, one by one. */
+export function objectSchema(message: string) {
+  return z.custom<Record<string, unknown>>((v) => v !== null && typeof v === "object", { error: message });
+}
+
 /** An optional list of kinds (null: every kind). */
 export const MemoryKindsSchema = z
   .array(MemoryKindSchema, { error: `must be an array of kinds (${KINDS_LIST})` })

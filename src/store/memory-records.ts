@@ -25,18 +25,7 @@ import {
 import { assertNotOptedOut } from "./opt-out.js";
 import { recordDeletion, type DeletionContext } from "./deletion-audit.js";
 import { checkEmbeddingSetting } from "./embedding-settings.js";
-import {
-  ConfidenceSchema,
-  MemoryIdSchema,
-  MemoryKindSchema,
-  MemoryKindsSchema,
-  MemoryOriginSchema,
-  OptionalDateSchema,
-  parseInput,
-  parseMetadata,
-  type CheckedMemory,
-  type MemoryInput,
-} from "./memory-input-schemas.js";
+import { ConfidenceSchema, MemoryIdSchema, MemoryKindSchema, MemoryKindsSchema, MemoryOriginSchema, OptionalDateSchema, parseInput, parseMetadata, type CheckedMemory, type MemoryInput, ArraySchema, ListLimitSchema, NearestLimitSchema, OffsetSchema, SwitchSchema, objectSchema } from "./memory-input-schemas.js";
 import type { MemoryUsageRecorder } from "./memory-usage.js";
 import type { MemoryVectors } from "./memory-vectors.js";
 import type { Memory, MemoryListOptions, MemoryPatch, NearestMemory, NewMemory } from "./types.js";
@@ -63,7 +52,7 @@ export class MemoryRecords {
   async addMany(scope: MemoryScope, memories: readonly NewMemory[]): Promise<Memory[]> {
     const { db, vectors: vectorizer, input } = this.parts;
     const s = resolveScope(scope);
-    if (!Array.isArray(memories)) throw invalidInput("memories", "must be an array");
+    parseInput(ArraySchema, memories, "memories");
     const checked = memories.map((m, i) => input.validateNew(m, memories.length === 1 ? "memory" : `memories[${i}]`));
     if (checked.length === 0) return [];
     const vectors = await vectorizer.vectorsFor(checked);
@@ -97,7 +86,7 @@ export class MemoryRecords {
     const { db, vectors, input, clock } = this.parts;
     const s = resolveScope(scope);
     parseInput(MemoryIdSchema, id, "id");
-    if (!patch || typeof patch !== "object") throw invalidInput("patch", "must be an object");
+    parseInput(objectSchema("must be an object"), patch, "patch");
     const changes: MemoryChanges = {};
     const textChanged = patch.text !== undefined || patch.context !== undefined;
     if (patch.text !== undefined) changes.text = input.refuseSensitive(input.checkText(patch.text, "patch.text"), "patch.text");
@@ -107,14 +96,8 @@ export class MemoryRecords {
     if (patch.expiresAt !== undefined) changes.expiresAt = parseInput(OptionalDateSchema, patch.expiresAt, "patch.expiresAt");
     if (patch.metadata !== undefined) changes.metadata = parseMetadata(input.refuseSensitive(patch.metadata, "patch.metadata"), "patch.metadata");
     if (patch.origin !== undefined) changes.origin = parseInput(MemoryOriginSchema, patch.origin, "patch.origin");
-    if (patch.deactivated !== undefined) {
-      if (typeof patch.deactivated !== "boolean") throw invalidInput("patch.deactivated", "must be true or false");
-      changes.deactivated = patch.deactivated;
-    }
-    if (patch.archived !== undefined) {
-      if (typeof patch.archived !== "boolean") throw invalidInput("patch.archived", "must be true or false");
-      changes.archived = patch.archived ? clock.now() : false;
-    }
+    if (patch.deactivated !== undefined) changes.deactivated = parseInput(SwitchSchema, patch.deactivated, "patch.deactivated");
+    if (patch.archived !== undefined) changes.archived = parseInput(SwitchSchema, patch.archived, "patch.archived") ? clock.now() : false;
     if (Object.keys(changes).length === 0) throw invalidInput("patch", "names no field to change (text, context, kind, confidence, expiresAt, metadata, origin, deactivated, archived)");
     return db.transaction(async (tx) => {
       await assertWritable(tx, s);
@@ -153,10 +136,8 @@ export class MemoryRecords {
 
   async list(scope: MemoryScope, options: MemoryListOptions = {}): Promise<Memory[]> {
     const s = resolveScope(scope);
-    const limit = options.limit ?? 100;
-    const offset = options.offset ?? 0;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw invalidInput("limit", "must be an integer from 1 to 10000");
-    if (!Number.isInteger(offset) || offset < 0) throw invalidInput("offset", "must be a non-negative integer");
+    const limit = parseInput(ListLimitSchema, options.limit ?? 100, "limit");
+    const offset = parseInput(OffsetSchema, options.offset ?? 0, "offset");
     const kinds = parseInput(MemoryKindsSchema, options.kinds, "kinds");
     await this.parts.usage.settle();
     return this.parts.db.transaction(async (tx) => {
@@ -186,10 +167,9 @@ export class MemoryRecords {
   async nearest(scope: MemoryScope, query: { kind: MemoryKind; text?: string; embedding?: number[]; limit?: number }): Promise<NearestMemory[]> {
     const { db, vectors, input, clock } = this.parts;
     const s = resolveScope(scope);
-    if (!query || typeof query !== "object") throw invalidInput("query", "must be an object { kind, text } or { kind, embedding }");
+    parseInput(objectSchema("must be an object { kind, text } or { kind, embedding }"), query, "query");
     const kind = parseInput(MemoryKindSchema, query.kind, "kind");
-    const limit = query.limit ?? 5;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalidInput("limit", "must be an integer from 1 to 100");
+    const limit = parseInput(NearestLimitSchema, query.limit ?? 5, "limit");
     let vector: number[];
     if (query.embedding) vector = normalize(validateVector(query.embedding, "embedding"));
     else if (typeof query.text === "string") [vector] = await vectors.vectorsFor([{ text: input.checkText(query.text, "text"), context: null }]);

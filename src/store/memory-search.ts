@@ -6,7 +6,6 @@
  */
 import type { Database, Queryable } from "../db/database.js";
 import type { RetrievalConfig } from "../config.js";
-import { invalidInput } from "../errors.js";
 import type { MemoryKind } from "../state/types.js";
 import { LocalHashingEmbeddings } from "../embeddings/hashing-embeddings.js";
 import { normalize, validateVector } from "../embeddings/vector.js";
@@ -18,7 +17,7 @@ import { memoryFromRow } from "./memory-row.js";
 import { hybridCandidatesSql, type CandidateRow, type CandidateSqlParams } from "./memory-queries.js";
 import { rankHybrid, type Candidate } from "./hybrid-scoring.js";
 import { checkEmbeddingSetting } from "./embedding-settings.js";
-import { MemoryKindsSchema, StandingSchema, parseInclude, parseInput } from "./memory-input-schemas.js";
+import { MemoryKindsSchema, StandingSchema, parseInclude, parseInput, QuerySchema, SearchLimitSchema } from "./memory-input-schemas.js";
 import type { MemoryVectors } from "./memory-vectors.js";
 import type { MemorySearchOptions, ScoredMemory } from "./types.js";
 
@@ -104,11 +103,10 @@ export class MemorySearch {
 
   checkSearch(scope: MemoryScope, query: string, options: MemorySearchOptions = {}): Omit<PreparedSearch, "embedding" | "embeddingGiven"> {
     const s = resolveScope(scope);
-    if (typeof query !== "string") throw invalidInput("query", "must be a string");
+    parseInput(QuerySchema, query, "query");
     const include = parseInclude(options.include, s);
     const kinds = parseInput(MemoryKindsSchema, options.kinds, "kinds");
-    const limit = options.limit ?? this.retrieval.topK;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalidInput("limit", "must be an integer from 1 to 1000");
+    const limit = parseInput(SearchLimitSchema, options.limit ?? this.retrieval.topK, "limit");
     const floor = options.minSimilarity ?? this.retrieval.relevanceFloor;
     const standing = parseInput(StandingSchema, options.standing, "standing");
     // A long message is searched by its beginning (the turn goes on; the message itself is kept).

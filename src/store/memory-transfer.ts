@@ -4,12 +4,11 @@
  * store's embedder (exports carry no vectors).
  */
 import type { Queryable } from "../db/database.js";
-import { invalidInput } from "../errors.js";
 import { dbScopeOf, resolveScope, type MemoryScope, type ResolvedScope } from "./scope.js";
 import { exportMemory, memoryFromRow, type MemoryRow } from "./memory-row.js";
 import { IMPORT_MEMORIES_SQL, exportMemoriesSql, newMemoryParams } from "./memory-record-queries.js";
 import { assertWritable, type MemoryRecordParts } from "./memory-records.js";
-import type { CheckedImport } from "./memory-input-schemas.js";
+import { ArraySchema, parseInput, type CheckedImport } from "./memory-input-schemas.js";
 import type { ExportedMemory } from "./types.js";
 
 const INSERT_BATCH = 500;
@@ -25,7 +24,7 @@ export class MemoryTransfer {
   async importMany(scope: MemoryScope, memories: readonly ExportedMemory[], options: { tx?: Queryable } = {}): Promise<{ imported: number; skipped: number }> {
     const { db, vectors: vectorizer, input } = this.parts;
     const s = resolveScope(scope);
-    if (!Array.isArray(memories)) throw invalidInput("memories", "must be an array");
+    parseInput(ArraySchema, memories, "memories");
     const checked = memories.map((m, i) => input.validateImported(m, `memories[${i}]`));
     if (checked.length === 0) return { imported: 0, skipped: 0 };
     const vectors = await vectorizer.vectorsFor(checked.map((c) => c.base));

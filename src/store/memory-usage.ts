@@ -5,11 +5,10 @@
  * ({@link MemoryUsageListener}) for what is built over the store.
  */
 import type { Database } from "../db/database.js";
-import { invalidInput } from "../errors.js";
 import { dbScopeOf, resolveScope, type MemoryScope, type ResolvedScope } from "./scope.js";
 import { PendingUsage, USAGE_FLUSH_DELAY_MS } from "./pending-usage.js";
 import { markUsedSql } from "./memory-record-queries.js";
-import { IdListSchema, MemoryIdSchema, parseInclude, parseInput } from "./memory-input-schemas.js";
+import { IdListSchema, MemoryIdSchema, parseInclude, parseInput, DelayMsSchema } from "./memory-input-schemas.js";
 import type { MemoryUsageListener, UserMemoryScope } from "./memory-usage-events.js";
 import type { MemorySearchOptions } from "./types.js";
 
@@ -34,7 +33,7 @@ export class MemoryUsageRecorder {
     private readonly clock: { now(): Date },
     flushMs: number = USAGE_FLUSH_DELAY_MS,
   ) {
-    if (typeof flushMs !== "number" || !Number.isFinite(flushMs) || flushMs < 0) throw invalidInput("usageFlushMs", "must be a non-negative number of milliseconds");
+    parseInput(DelayMsSchema, flushMs, "usageFlushMs");
     this.pending = new PendingUsage(db, flushMs);
   }
 

@@ -1,7 +1,16 @@
 import { describe, expect, it } from "@jest/globals";
 import { isMemoryError } from "../../src/errors.js";
 import {
+  ArraySchema,
+  DelayMsSchema,
+  ListLimitSchema,
   MemoryInput,
+  NearestLimitSchema,
+  OffsetSchema,
+  QuerySchema,
+  SearchLimitSchema,
+  SwitchSchema,
+  objectSchema,
   MemoryKindsSchema,
   OptionalDateSchema,
   StandingSchema,
@@ -92,5 +101,26 @@ describe("memory input schemas: a zod issue becomes INVALID_INPUT naming the fie
     expect(refusal(() => input.validateImported({ ...(base as object), accessCount: -1 } as never, "memories[0]"))).toMatchObject({ field: "memories[0].accessCount", message: "memories[0].accessCount: must be a non-negative integer" });
     expect(refusal(() => input.validateImported({ ...(base as object), supersededBy: "x" } as never, "memories[0]"))).toMatchObject({ field: "memories[0].supersededBy" });
     expect(input.validateImported(base, "memories[0]")).toMatchObject({ accessCount: 0, supersededBy: null, lastUsedAt: null });
+  });
+
+  it("counts, offsets, delays, switches, arrays and objects: the range in the message, the value refused whatever its type", () => {
+    for (const [schema, max] of [[ListLimitSchema, 10_000], [NearestLimitSchema, 100], [SearchLimitSchema, 1000]] as const) {
+      for (const bad of [0, max + 1, 2.5, Number.NaN, Number.POSITIVE_INFINITY, "5", null, 10n]) {
+        expect(refusal(() => parseInput(schema, bad, "limit"))).toMatchObject({ code: "INVALID_INPUT", field: "limit", message: `limit: must be an integer from 1 to ${max}` });
+      }
+      expect(parseInput(schema, 1, "limit")).toBe(1);
+      expect(parseInput(schema, max, "limit")).toBe(max);
+    }
+    for (const bad of [-1, 0.5, "0", Number.NaN]) expect(refusal(() => parseInput(OffsetSchema, bad, "offset"))).toMatchObject({ field: "offset", message: "offset: must be a non-negative integer" });
+    expect(parseInput(OffsetSchema, 0, "offset")).toBe(0);
+    for (const bad of [-1, Number.POSITIVE_INFINITY, Number.NaN, "10"]) {
+      expect(refusal(() => parseInput(DelayMsSchema, bad, "usageFlushMs"))).toMatchObject({ field: "usageFlushMs", message: "usageFlushMs: must be a non-negative number of milliseconds" });
+    }
+    expect(parseInput(DelayMsSchema, 2.5, "usageFlushMs")).toBe(2.5);
+    for (const bad of ["true", 1, null]) expect(refusal(() => parseInput(SwitchSchema, bad, "patch.archived"))).toMatchObject({ message: "patch.archived: must be true or false" });
+    expect(refusal(() => parseInput(ArraySchema, { 0: "a" }, "memories"))).toMatchObject({ message: "memories: must be an array" });
+    expect(refusal(() => parseInput(objectSchema("must be an object"), null, "patch"))).toMatchObject({ message: "patch: must be an object" });
+    expect(refusal(() => parseInput(objectSchema("must be an object"), "x", "patch"))).toMatchObject({ message: "patch: must be an object" });
+    expect(refusal(() => parseInput(QuerySchema, 42, "query"))).toMatchObject({ message: "query: must be a string" });
   });
 });
