@@ -16,7 +16,7 @@ import type { Summarizer } from "../../src/summarization/summarizer.js";
 import { DEFAULT_RETAIN_RATIO, DEFAULT_TRIGGER_RATIO } from "../../src/summarization/plan-summarization.js";
 import { countTokens } from "../../src/tokens/count-messages.js";
 
-/** Default budgets (DESIGN §3): what every strategy is held to. */
+/** The default budgets (`BudgetsSchema` in src/config.ts): what every strategy is held to. */
 export const DEFAULT_BUDGETS = BudgetsSchema.parse({});
 
 /** The prompt a strategy ends with. */
