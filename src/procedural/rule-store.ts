@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { strictJson } from "../core/strict-json.js";
+import { isPlainObject, strictJson } from "../core/json.js";
 import type { Database, DbScope, Queryable } from "../db/database.js";
 import { ErrorCodes, MemoryError, describeValue, invalidInput } from "../errors.js";
 import type { ChangeSource } from "../core/change-source.js";
@@ -11,7 +11,6 @@ import { assertNotOptedOut } from "../store/opt-out.js";
 import { recordDeletion, type DeletionContext } from "../store/deletion-audit.js";
 import { SqlState, sqlStateOf } from "../db/sqlstate.js";
 import { checkChangeSource } from "../profile/profile-store.js";
-import { isPlainObject } from "../core/json.js";
 import { checkWellFormed } from "../core/well-formed-text.js";
 import { refuseSensitiveText } from "../sensitive/sensitive-content.js";
 import {

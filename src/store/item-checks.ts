@@ -1,7 +1,6 @@
 /** The BaseStore door's checks of a namespace and an item value (also applied to imported items). */
 import { invalidInput } from "../errors.js";
-import { isPlainObject } from "../core/json.js";
-import { strictJson } from "../core/strict-json.js";
+import { isPlainObject, strictJson } from "../core/json.js";
 import { checkWellFormed } from "../core/well-formed-text.js";
 
 /**

@@ -13,7 +13,7 @@ import { z } from "zod";
 import { describeValue, invalidInput } from "../errors.js";
 import { MEMORY_KINDS, type MemoryKind } from "../state/types.js";
 import { checkWellFormed } from "../core/well-formed-text.js";
-import { strictJson } from "../core/strict-json.js";
+import { strictJson } from "../core/json.js";
 import { sensitiveCategoryIn, sensitiveContent } from "../sensitive/sensitive-content.js";
 import type { ResolvedScope } from "./scope.js";
 import { MEMORY_ORIGINS, type ExportedMemory, type MemoryOrigin, type MemorySearchOptions, type NewMemory } from "./types.js";

@@ -1,2 +1,2 @@
 export { ownerOfConfigurable, threadScopeMismatch, type ThreadOwner } from "./thread-owner.js";
-export { requireThreadOwner } from "./require-thread-owner.js";
+export { requireThreadOwner } from "./verified-owners.js";
