@@ -9,6 +9,7 @@ import { createMemory } from "../../src/memory.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";
 
 const alice = { tenantId: "acme", userId: "alice" };
+const NOW = new Date("2026-06-01T12:00:00Z");
 const TOPICS = ["jazz", "climbing", "sourdough", "chess", "cycling", "orchids", "pottery", "sailing"];
 const QUERIES = ["any jazz clubs near me?", "what should i pack for climbing and sailing", "chess or pottery this weekend", "hello", ""];
 
@@ -28,7 +29,8 @@ describe.each(testEngines())("context readers on %s", (engine) => {
 
   beforeAll(async () => {
     db = await openTestDatabase(engine);
-    store = new MemoryRepository(db);
+    // One fixed "now": recency is part of each score, and both readers must see the same instant.
+    store = new MemoryRepository(db, { clock: { now: () => NOW } });
     await store.addMany(
       alice,
       Array.from({ length: 40 }, (_, i) => ({ kind: i % 2 ? ("preference" as const) : ("fact" as const), text: `Alice ${i % 3 ? "likes" : "tried"} ${TOPICS[i % TOPICS.length]} with friend ${i}.` })),
