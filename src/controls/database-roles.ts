@@ -13,6 +13,7 @@ import type { Database } from "../db/database.js";
 import { quoteIdent } from "../db/identifier.js";
 import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
 import { SqlState, sqlStateOf } from "../db/sqlstate.js";
+import { WORKER_MEMBERSHIP_SQL } from "./database-roles-queries.js";
 
 /** The group role whose members claim jobs across tenants (migration 0006 checks membership by this name). */
 export const WORKER_GROUP_ROLE = "langgraph_memory_worker";
@@ -94,11 +95,6 @@ export async function grantMemoryRoles(db: Database, grants: RoleGrants): Promis
     );
   }
 }
-
-/** Each role of $1 and whether it is a member of $2 (through inheritance, as the policies check). */
-const WORKER_MEMBERSHIP_SQL = `
-SELECT r AS role, EXISTS (SELECT 1 FROM pg_roles g WHERE g.rolname = $2::text AND pg_has_role(r, g.oid, 'USAGE')) AS member
-FROM unnest($1::text[]) AS r`;
 
 function grantedRoles(grants: RoleGrants): string[] {
   const all = [...(grants.app ?? []), ...(grants.worker ?? [])];
