@@ -11,3 +11,8 @@ export function setSearchPathSql(schemaSql: string): string {
 /** Whether pgvector is installed, and the server's version. */
 export const READ_CAPABILITIES_SQL = `SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector') AS pgvector,
             current_setting('server_version') AS version`;
+
+/** Drop a schema and everything in it (`schemaSql` already quoted): the demo's fresh start, the benchmarks' clean-up. */
+export function dropSchemaSql(schemaSql: string): string {
+  return `DROP SCHEMA IF EXISTS ${schemaSql} CASCADE`;
+}

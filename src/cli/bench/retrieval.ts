@@ -13,6 +13,8 @@ import { ProgressBar } from "../progress.js";
 import { ErrorCodes, MemoryError } from "../../errors.js";
 import { seededRandom } from "./seeded-random.js";
 import { syntheticVocabulary } from "./synthetic-vocabulary.js";
+import { dropSchemaSql } from "../../db/db-queries.js";
+import { PING_SQL } from "./bench-queries.js";
 
 const HELP = `usage: langgraph-memory bench retrieval [--size N] [--users N] [--queries N] [--engines pglite,postgres]
        [--json FILE] [--database-url URL]
@@ -95,7 +97,7 @@ export const benchmark: Benchmark = {
     ]);
     if (baseline) rows.push(["InMemoryStore (official, same vectors)", baseline.p50_ms, baseline.p95_ms, "", "", 1, ""]);
     console.log(`${size.toLocaleString("en")} memories over ${users.toLocaleString("en")} users, ${queries} scoped searches (top 8), query vectors precomputed`);
-    console.log(table(["engine", "p50 ms", "p95 ms", "SELECT 1 p50", "× floor", "× InMemoryStore", "load rows/s"], rows));
+    console.log(table(["engine", "p50 ms", "p95 ms", `${PING_SQL} p50`, "× floor", "× InMemoryStore", "load rows/s"], rows));
     const result = {
       size,
       users,
@@ -192,7 +194,7 @@ async function benchEngine(engine: string, url: string, data: Generated, embedde
     }
     if (found === 0) throw new Error("the benchmark's searches found nothing; the data generator is broken");
     const floor: number[] = [];
-    for (let i = 0; i < data.queries.length; i++) floor.push(await timeMs(() => db.query("SELECT 1")));
+    for (let i = 0; i < data.queries.length; i++) floor.push(await timeMs(() => db.query(PING_SQL)));
     return {
       engine,
       pgvector: db.capabilities.pgvector,
@@ -246,7 +248,7 @@ class PrecomputedEmbeddings extends Embeddings {
 }
 
 async function dropSchema(db: Database): Promise<void> {
-  await db.query(`DROP SCHEMA IF EXISTS ${db.schemaSql} CASCADE`).catch(() => undefined);
+  await db.query(dropSchemaSql(db.schemaSql)).catch(() => undefined);
 }
 
 function intOption(v: string | undefined, fallback: number, name: string): number {
