@@ -3,9 +3,6 @@
 /** The ANN function whose threshold the benchmark moves (`langgraph-memory.ann_min_rows`; 0: always the index). */
 const ANN_FN = "memory_ann_candidate_ids(text, text, boolean, boolean, text[], timestamptz, real[], integer)";
 
-/** Fresh statistics after the bulk load. */
-export const VACUUM_ANALYZE_MEMORIES_SQL = "VACUUM ANALYZE memories";
-
 /** Build the HNSW index for dimension `$1`. */
 export const ENSURE_VECTOR_INDEX_SQL = "SELECT memory_ensure_vector_index($1)";
 
@@ -23,3 +20,6 @@ export function setAnnMinRowsSql(rows: number): string {
 }
 
 export const RESET_ANN_MIN_ROWS_SQL = `ALTER FUNCTION ${ANN_FN} RESET langgraph_memory.ann_min_rows`;
+
+/** Fresh statistics after the extra rows. */
+export const ANALYZE_MEMORIES_SQL = "ANALYZE memories";

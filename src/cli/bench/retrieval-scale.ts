@@ -16,13 +16,13 @@ import { ProgressBar } from "../progress.js";
 import { ratio, round, summarize, table, timeMs, writeJson, type LatencySummary } from "./stats.js";
 import { seededRandom } from "./seeded-random.js";
 import { syntheticVocabulary } from "./synthetic-vocabulary.js";
-import { PING_SQL } from "./bench-queries.js";
+import { PING_SQL, VACUUM_ANALYZE_MEMORIES_SQL } from "./bench-queries.js";
 import {
+  ANALYZE_MEMORIES_SQL,
   ANN_CANDIDATE_IDS_SQL,
   ENSURE_VECTOR_INDEX_SQL,
   EXACT_NEAREST_SQL,
   RESET_ANN_MIN_ROWS_SQL,
-  VACUUM_ANALYZE_MEMORIES_SQL,
   setAnnMinRowsSql,
 } from "./retrieval-scale-queries.js";
 
@@ -122,7 +122,7 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<number> 
         }),
       ),
     );
-    await db.exec("ANALYZE memories");
+    await db.exec(ANALYZE_MEMORIES_SQL);
 
     const results: ScopeResult[] = [];
     for (const s of scopes) {

@@ -14,7 +14,7 @@ import { ErrorCodes, MemoryError } from "../../errors.js";
 import { seededRandom } from "./seeded-random.js";
 import { syntheticVocabulary } from "./synthetic-vocabulary.js";
 import { dropSchemaSql } from "../../db/db-queries.js";
-import { PING_SQL } from "./bench-queries.js";
+import { PING_SQL, VACUUM_ANALYZE_MEMORIES_SQL } from "./bench-queries.js";
 
 const HELP = `usage: langgraph-memory bench retrieval [--size N] [--users N] [--queries N] [--engines pglite,postgres]
        [--json FILE] [--database-url URL]
@@ -177,9 +177,8 @@ async function benchEngine(engine: string, url: string, data: Generated, embedde
     }
     bar.done();
     const loadMs = performance.now() - loadStart;
-    // What autovacuum does on a server after a bulk load (PGlite runs none): statistics, hint bits
-    // and the visibility map, so the measured searches are not the first readers of their pages.
-    await db.exec("VACUUM ANALYZE memories");
+    // What autovacuum does after a bulk load (see VACUUM_ANALYZE_MEMORIES_SQL).
+    await db.exec(VACUUM_ANALYZE_MEMORIES_SQL);
     const search = (q: Generated["queries"][number]) =>
       store.search({ tenantId: "bench", userId: data.userId(q.user) }, q.text, { queryEmbedding: q.embedding, limit: 8 });
     for (let i = 0; i < 300; i++) await search(data.queries[i % data.queries.length]); // warm-up (WASM code gets fast after a few hundred calls)
