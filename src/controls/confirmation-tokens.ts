@@ -12,6 +12,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Queryable } from "../db/database.js";
 import { ErrorCodes, MemoryError } from "../errors.js";
 import type { UserScope } from "../core/scope.js";
+import { CONSUME_CONFIRMATION_SQL, DELETE_EXPIRED_CONFIRMATIONS_SQL, INSERT_CONFIRMATION_SQL } from "./confirmation-tokens-queries.js";
 
 export type ConfirmationPurpose = "delete_all";
 
@@ -24,8 +25,8 @@ export function hashToken(token: string): string {
 /** Issue a token valid until `expiresAt`; the user's expired tokens are cleared on the way. */
 export async function issueConfirmation(tx: Queryable, s: UserScope, purpose: ConfirmationPurpose, now: Date, expiresAt: Date): Promise<string> {
   const token = randomBytes(24).toString("base64url");
-  await tx.query("DELETE FROM memory_confirmations WHERE tenant_id = $1 AND user_id = $2 AND expires_at <= $3::timestamptz", [s.tenantId, s.userId, now.toISOString()]);
-  await tx.query("INSERT INTO memory_confirmations (token_hash, tenant_id, user_id, purpose, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)", [
+  await tx.query(DELETE_EXPIRED_CONFIRMATIONS_SQL, [s.tenantId, s.userId, now.toISOString()]);
+  await tx.query(INSERT_CONFIRMATION_SQL, [
     hashToken(token),
     s.tenantId,
     s.userId,
@@ -43,7 +44,7 @@ export async function issueConfirmation(tx: Queryable, s: UserScope, purpose: Co
 export async function consumeConfirmation(tx: Queryable, s: UserScope, purpose: ConfirmationPurpose, token: unknown, now: Date): Promise<void> {
   if (typeof token !== "string" || !TOKEN_RE.test(token)) throw invalidConfirmation();
   const { rows } = await tx.query<{ expires_at: Date | string }>(
-    "DELETE FROM memory_confirmations WHERE token_hash = $1 AND tenant_id = $2 AND user_id = $3 AND purpose = $4 RETURNING expires_at",
+    CONSUME_CONFIRMATION_SQL,
     [hashToken(token), s.tenantId, s.userId, purpose],
   );
   const expires = rows[0] ? new Date(rows[0].expires_at) : null;

@@ -13,6 +13,7 @@ import type { Database } from "../db/database.js";
 import { quoteIdent } from "../db/identifier.js";
 import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
 import { SqlState, sqlStateOf } from "../db/sqlstate.js";
+import { WORKER_MEMBERSHIP_SQL, roleGrantsSql, workerMembershipSql } from "./database-roles-queries.js";
 
 /** The group role whose members claim jobs across tenants (migration 0006 checks membership by this name). */
 export const WORKER_GROUP_ROLE = "langgraph_memory_worker";
@@ -38,15 +39,7 @@ export interface RoleGrants {
 export function roleGrantStatements(schema: string, grants: RoleGrants): string[] {
   const s = quoteIdent(schema);
   const roles = grantedRoles(grants).map(quoteIdent).join(", ");
-  return [
-    `GRANT USAGE ON SCHEMA ${s} TO ${roles}`,
-    `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${s} TO ${roles}`,
-    // The audit is append-only and the migration record belongs to the owner.
-    `REVOKE UPDATE, DELETE ON ${s}.memory_deletion_audit FROM ${roles}`,
-    `REVOKE INSERT, UPDATE, DELETE ON ${s}.migrations FROM ${roles}`,
-    `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${s} TO ${roles}`,
-    `GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ${s} TO ${roles}`,
-  ];
+  return roleGrantsSql(s, roles);
 }
 
 /**
@@ -59,10 +52,7 @@ export function roleGrantStatements(schema: string, grants: RoleGrants): string[
 export function workerMembershipStatements(workers: readonly string[]): string[] {
   if (workers.length === 0) return [];
   grantedRoles({ worker: workers });
-  return [
-    `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${WORKER_GROUP_ROLE}') THEN CREATE ROLE ${WORKER_GROUP_ROLE} NOLOGIN; END IF; END $$`,
-    `GRANT ${WORKER_GROUP_ROLE} TO ${workers.map(quoteIdent).join(", ")}`,
-  ];
+  return workerMembershipSql(WORKER_GROUP_ROLE, workers.map(quoteIdent).join(", "));
 }
 
 /**
@@ -94,11 +84,6 @@ export async function grantMemoryRoles(db: Database, grants: RoleGrants): Promis
     );
   }
 }
-
-/** Each role of $1 and whether it is a member of $2 (through inheritance, as the policies check). */
-const WORKER_MEMBERSHIP_SQL = `
-SELECT r AS role, EXISTS (SELECT 1 FROM pg_roles g WHERE g.rolname = $2::text AND pg_has_role(r, g.oid, 'USAGE')) AS member
-FROM unnest($1::text[]) AS r`;
 
 function grantedRoles(grants: RoleGrants): string[] {
   const all = [...(grants.app ?? []), ...(grants.worker ?? [])];

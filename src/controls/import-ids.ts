@@ -18,6 +18,7 @@ import type { UserScope } from "../core/scope.js";
 import { sessionMemoryId } from "../sessions/session-memory-id.js";
 import { sessionInfoOf } from "../sessions/session-metadata.js";
 import type { UserExport } from "./user-export.js";
+import { OWN_MEMORY_IDS_SQL, OWN_PROFILE_HISTORY_IDS_SQL, OWN_RULE_IDS_SQL } from "./import-ids-queries.js";
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -42,7 +43,7 @@ export function importedItemId(scope: UserScope, kind: "memory" | "rule" | "prof
  */
 export async function withImportedIds(tx: Queryable, s: UserScope, doc: UserExport): Promise<UserExport> {
   const memoryIds = doc.memories.flatMap((m) => [m.id, m.supersededBy]);
-  const ownMemories = await ownIds(tx, "SELECT id::text AS id FROM memories WHERE scope = 'user' AND tenant_id = $1 AND user_id = $2 AND id = ANY($3::uuid[])", s, memoryIds);
+  const ownMemories = await ownIds(tx, OWN_MEMORY_IDS_SQL, s, memoryIds);
   const sessionThreads = new Map<string, string>();
   for (const m of doc.memories) {
     const info = m && typeof m === "object" && typeof m.id === "string" && m.metadata && typeof m.metadata === "object" ? sessionInfoOf(m.metadata) : null;
@@ -56,9 +57,9 @@ export async function withImportedIds(tx: Queryable, s: UserScope, doc: UserExpo
     return thread !== undefined ? sessionMemoryId(s, thread) : importedItemId(s, "memory", key);
   };
 
-  const ownRules = await ownIds(tx, "SELECT id::text AS id FROM procedural_rules WHERE scope = 'user' AND tenant_id = $1 AND user_id = $2 AND id = ANY($3::uuid[])", s, doc.rules.map((r) => r?.id));
+  const ownRules = await ownIds(tx, OWN_RULE_IDS_SQL, s, doc.rules.map((r) => r?.id));
   const history = doc.profile && Array.isArray(doc.profile.history) ? doc.profile.history : [];
-  const ownHistory = await ownIds(tx, "SELECT id::text AS id FROM profile_history WHERE tenant_id = $1 AND user_id = $2 AND id = ANY($3::uuid[])", s, history.map((h) => h?.id));
+  const ownHistory = await ownIds(tx, OWN_PROFILE_HISTORY_IDS_SQL, s, history.map((h) => h?.id));
   const mapped = (own: Set<string>, kind: "rule" | "profile_history") => (id: unknown) =>
     typeof id !== "string" || !UUID_RE.test(id) ? id : own.has(id.toLowerCase()) ? id.toLowerCase() : importedItemId(s, kind, id);
   const ruleId = mapped(ownRules, "rule");

@@ -4,6 +4,7 @@ import type { UserScope } from "../core/scope.js";
 import type { SettingsTarget } from "./settings-target.js";
 import { resolveUserScope } from "../store/scope.js";
 import { readOptedOut } from "../store/opt-out.js";
+import { CLEAR_OPTED_OUT_SQL, IMPORT_SETTINGS_SQL, SELECT_SETTINGS_SQL, SET_OPTED_OUT_SQL } from "./settings-store-queries.js";
 
 /** A user's memory settings (defaults when none are stored). */
 export interface MemorySettings {
@@ -82,9 +83,7 @@ export class MemorySettingsStore implements SettingsTarget {
       return d.toISOString();
     };
     await tx.query(
-      `INSERT INTO memory_settings (tenant_id, user_id, opted_out, opted_out_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (tenant_id, user_id) DO UPDATE SET opted_out = excluded.opted_out, opted_out_at = excluded.opted_out_at,
-         created_at = excluded.created_at, updated_at = excluded.updated_at`,
+      IMPORT_SETTINGS_SQL,
       [s.tenantId, s.userId, data.optedOut, date(data.optedOutAt, "settings.optedOutAt", true), date(data.createdAt, "settings.createdAt", false), date(data.updatedAt, "settings.updatedAt", false)],
     );
   }
@@ -94,23 +93,20 @@ export class MemorySettingsStore implements SettingsTarget {
 export async function setOptedOutIn(tx: Queryable, s: UserScope, optedOut: boolean): Promise<boolean> {
   if (!optedOut) {
     const { rowCount } = await tx.query(
-      "UPDATE memory_settings SET opted_out = false, opted_out_at = NULL, updated_at = now() WHERE tenant_id = $1 AND user_id = $2 AND opted_out",
+      CLEAR_OPTED_OUT_SQL,
       [s.tenantId, s.userId],
     );
     return rowCount > 0;
   }
   const { rows } = await tx.query<{ changed: boolean }>(
-    `INSERT INTO memory_settings AS m (tenant_id, user_id, opted_out, opted_out_at) VALUES ($1, $2, true, now())
-     ON CONFLICT (tenant_id, user_id) DO UPDATE SET opted_out = true, opted_out_at = now(), updated_at = now()
-     WHERE NOT m.opted_out
-     RETURNING true AS changed`,
+    SET_OPTED_OUT_SQL,
     [s.tenantId, s.userId],
   );
   return rows.length > 0;
 }
 
 async function readRow(tx: Queryable, s: UserScope): Promise<SettingsRow | undefined> {
-  const { rows } = await tx.query<SettingsRow>("SELECT opted_out, opted_out_at, created_at, updated_at FROM memory_settings WHERE tenant_id = $1 AND user_id = $2", [
+  const { rows } = await tx.query<SettingsRow>(SELECT_SETTINGS_SQL, [
     s.tenantId,
     s.userId,
   ]);

@@ -4,6 +4,14 @@ import { loadMigrations, type MigrationFile } from "./migrations.js";
 import { SqlState, sqlStateOf } from "./sqlstate.js";
 import { cliCommand } from "../core/cli-name.js";
 import { countOf } from "../core/plural.js";
+import {
+  LOCK_MIGRATIONS_SQL,
+  UNLOCK_MIGRATIONS_SQL,
+  createMigrationsTableSql,
+  createSchemaSql,
+  insertMigrationSql,
+  selectAppliedMigrationsSql,
+} from "./migrate-queries.js";
 
 export interface MigrateResult {
   /** Names of the migrations this call applied, in order. */
@@ -18,9 +26,6 @@ interface AppliedRow {
   checksum: string;
 }
 
-const LOCK_SQL = "SELECT pg_advisory_lock(hashtext('langgraph-memory'), hashtext($1))";
-const UNLOCK_SQL = "SELECT pg_advisory_unlock(hashtext('langgraph-memory'), hashtext($1))";
-
 /**
  * Apply pending migrations in order, each in its own transaction, under an advisory lock so that
  * concurrent migrators (several app instances starting at once) queue up and all but one find
@@ -34,13 +39,8 @@ const UNLOCK_SQL = "SELECT pg_advisory_unlock(hashtext('langgraph-memory'), hash
 export async function migrate(db: Database, migrations: MigrationFile[] = loadMigrations()): Promise<MigrateResult> {
   return withMigrationLock(db, async (runTx) => {
     await runTx(async (tx) => {
-      await tx.exec(`CREATE SCHEMA IF NOT EXISTS ${db.schemaSql}`);
-      await tx.exec(`CREATE TABLE IF NOT EXISTS ${db.schemaSql}.migrations (
-        id integer PRIMARY KEY,
-        name text NOT NULL,
-        checksum text NOT NULL,
-        applied_at timestamptz NOT NULL DEFAULT now()
-      )`);
+      await tx.exec(createSchemaSql(db.schemaSql));
+      await tx.exec(createMigrationsTableSql(db.schemaSql));
     });
     const applied = await readApplied(db);
     verifyKnown(db, applied, migrations);
@@ -50,7 +50,7 @@ export async function migrate(db: Database, migrations: MigrationFile[] = loadMi
       try {
         await runTx(async (tx) => {
           // Row first: a concurrent migrator that slipped past the lock fails here on the key.
-          await tx.query(`INSERT INTO ${db.schemaSql}.migrations (id, name, checksum) VALUES ($1, $2, $3)`, [m.id, m.name, m.checksum]);
+          await tx.query(insertMigrationSql(db.schemaSql), [m.id, m.name, m.checksum]);
           await tx.exec(m.sql);
         });
       } catch (err) {
@@ -91,9 +91,7 @@ export async function verifyMigrations(db: Database, migrations: MigrationFile[]
 
 /** The migrations recorded in the database, in order. */
 export async function listAppliedMigrations(db: Queryable & { schemaSql: string }): Promise<Array<AppliedRow & { applied_at: Date }>> {
-  const { rows } = await db.query<AppliedRow & { applied_at: Date }>(
-    `SELECT id, name, checksum, applied_at FROM ${db.schemaSql}.migrations ORDER BY id`,
-  );
+  const { rows } = await db.query<AppliedRow & { applied_at: Date }>(selectAppliedMigrationsSql(db.schemaSql));
   return rows;
 }
 
@@ -130,7 +128,7 @@ async function withMigrationLock<T>(db: Database, fn: (runTx: TxRunner) => Promi
     return fn((body) => db.transaction(body));
   }
   return db.withConnection(async (conn) => {
-    await conn.query(LOCK_SQL, [db.schema]);
+    await conn.query(LOCK_MIGRATIONS_SQL, [db.schema]);
     try {
       return await fn(async (body) => {
         await conn.query("BEGIN");
@@ -143,7 +141,7 @@ async function withMigrationLock<T>(db: Database, fn: (runTx: TxRunner) => Promi
         }
       });
     } finally {
-      await conn.query(UNLOCK_SQL, [db.schema]).catch(() => undefined);
+      await conn.query(UNLOCK_MIGRATIONS_SQL, [db.schema]).catch(() => undefined);
     }
   });
 }

@@ -8,6 +8,7 @@ import { readCapabilities } from "./capabilities.js";
 import { openFromTemplate, type PgliteOpenOptions } from "./pglite-template.js";
 
 import type { PGliteLike } from "./pglite-like.js";
+import { setSearchPathSql } from "./db-queries.js";
 
 export type { PGliteLike } from "./pglite-like.js";
 
@@ -42,7 +43,7 @@ export class PgliteDatabase implements Database {
       loadDataDir: options.loadDataDir,
     });
     const db = new PgliteDatabase(options.wrap ? options.wrap(pglite) : pglite, options.schema, options.onClose);
-    await pglite.exec(`SET search_path TO ${db.schemaSql}, public`);
+    await pglite.exec(setSearchPathSql(db.schemaSql));
     return db;
   }
 

@@ -1,5 +1,6 @@
 import type { DbScope, Queryable } from "./database.js";
 import { ErrorCodes, MemoryError } from "../errors.js";
+import { SET_SCOPE_SQL } from "./db-queries.js";
 
 /** Names of the per-transaction settings that row-level security policies read. */
 export const SCOPE_SETTING_TENANT = "langgraph_memory.tenant_id";
@@ -31,7 +32,7 @@ export async function applyScope(tx: Queryable, scope: DbScope): Promise<void> {
   if (!scope || typeof scope.tenantId !== "string" || scope.tenantId.length === 0) {
     throw new MemoryError(ErrorCodes.SCOPE_REQUIRED, "a transaction scope needs a non-empty tenantId");
   }
-  await tx.query("SELECT set_config($1, $2, true), set_config($3, $4, true)", [
+  await tx.query(SET_SCOPE_SQL, [
     SCOPE_SETTING_TENANT,
     scope.tenantId,
     SCOPE_SETTING_USER,

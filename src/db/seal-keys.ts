@@ -1,14 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { ErrorCodes, MemoryError } from "../errors.js";
 import type { Queryable } from "./database.js";
+import { ADD_SEAL_KEY_SQL, READ_SEAL_KEY_SQL } from "./seal-keys-queries.js";
 
 /** What each seal key protects (rows of migration 0008's `memory_seal_keys`). */
 export type SealPurpose = "summary";
-
-const READ_SEAL_KEY_SQL = "SELECT key FROM memory_seal_keys WHERE purpose = $1";
-// The migration made one; an operator who deleted it gets a new one (earlier seals then fail: the
-// summaries they sealed are rebuilt from the messages).
-const ADD_SEAL_KEY_SQL = "INSERT INTO memory_seal_keys (purpose, key) VALUES ($1, $2) ON CONFLICT (purpose) DO NOTHING";
 
 const keys = new WeakMap<object, Map<SealPurpose, Promise<Uint8Array>>>();
 

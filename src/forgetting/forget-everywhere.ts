@@ -47,6 +47,7 @@ import {
   USER_OPEN_JOBS_SQL,
   USER_RULES_SQL,
   USER_SESSIONS_SQL,
+  THREADS_TABLE_SQL,
   USER_THREADS_SQL,
 } from "./forget-queries.js";
 import { MEMORY_TEXT_CHANNELS, jsonStatesWithdrawn, withdrawFromChannel, withdrawFromDocument, withdrawFromPayload } from "./withdraw-values.js";
@@ -127,7 +128,7 @@ export async function forgetEverywhere(deps: { db: Database; store: MemoryReposi
 
   if (options.threads ?? true) {
     const serde = options.serde ?? new JsonPlusSerializer();
-    const exists = (await db.query<{ t: string | null }>("SELECT to_regclass('threads')::text AS t")).rows[0]?.t;
+    const exists = (await db.query<{ t: string | null }>(THREADS_TABLE_SQL)).rows[0]?.t;
     const threads = exists ? (await inScope((tx) => tx.query<{ thread_id: string }>(USER_THREADS_SQL, [scope.tenantId, scope.userId]))).rows.map((r) => r.thread_id) : [];
     for (const threadId of threads) {
       const r = await inScope((tx) => rewriteThreadChannels(tx, threadId, MEMORY_TEXT_CHANNELS, (channel, value) => withdrawFromChannel(channel, value, w), serde));

@@ -68,3 +68,9 @@ UPDATE memory_jobs SET payload = $4::jsonb, updated_at = now(),
   locked_by = CASE WHEN state = 'running' THEN 'withdrawn:' || locked_by ELSE locked_by END,
   locked_until = CASE WHEN state = 'running' THEN now() ELSE locked_until END
 WHERE tenant_id = $1 AND user_id = $2 AND id = $3`;
+
+/** Whether the checkpointer's tables exist in this schema (NULL when they do not). */
+export const THREADS_TABLE_SQL = "SELECT to_regclass('threads')::text AS t";
+
+/** The memories of a withdrawal (`memory-withdrawal.ts`): the user's own memories `$3`, with their text and metadata. */
+export const WITHDRAWN_MEMORIES_SQL = "SELECT id::text AS id, kind, text, metadata FROM memories WHERE scope = 'user' AND tenant_id = $1 AND user_id = $2 AND id = ANY($3::uuid[])";

@@ -2,6 +2,7 @@ import type { Queryable } from "../db/database.js";
 import type { UserScope } from "../core/scope.js";
 import { isSessionMemory } from "../sessions/session-metadata.js";
 import { withdrawalOf, type Withdrawal, type WithdrawnStatement } from "../sessions/withdrawal.js";
+import { WITHDRAWN_MEMORIES_SQL } from "./forget-queries.js";
 
 /**
  * The withdrawal of some of the user's memories, read in the caller's transaction: each memory's
@@ -15,7 +16,7 @@ import { withdrawalOf, type Withdrawal, type WithdrawnStatement } from "../sessi
 export async function withdrawalForMemories(tx: Queryable, scope: UserScope, ids: readonly string[], options: { replacedBy?: string | null; terms?: readonly string[] } = {}): Promise<Withdrawal> {
   if (ids.length === 0) return withdrawalOf([], options.terms ?? []);
   const { rows } = await tx.query<{ id: string; kind: string; text: string; metadata: Record<string, unknown> | string }>(
-    "SELECT id::text AS id, kind, text, metadata FROM memories WHERE scope = 'user' AND tenant_id = $1 AND user_id = $2 AND id = ANY($3::uuid[])",
+    WITHDRAWN_MEMORIES_SQL,
     [scope.tenantId, scope.userId, [...ids]],
   );
   const statements: WithdrawnStatement[] = [];

@@ -194,3 +194,6 @@ WHERE j.tenant_id = $1::text AND j.user_id = $2::text AND ($3::text IS NULL OR j
   AND ($4::text IS NULL OR j.group_key = $4::text)
 ORDER BY j.id DESC
 LIMIT $5::int`;
+
+/** PGlite runs no autovacuum: after folding many inbox rows, reclaim their space (and the jobs table's). */
+export const VACUUM_JOB_TABLES_SQL = "VACUUM memory_jobs_inbox, memory_jobs";

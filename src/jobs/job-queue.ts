@@ -20,6 +20,7 @@ import {
   SUBMIT_SQL,
   type EnqueueRow,
   CHECK_LEASE_SQL,
+  VACUUM_JOB_TABLES_SQL,
 } from "./job-queries.js";
 import { jobFromRow, type JobRow } from "./job-row.js";
 import { isMergeStrategy, type MergeStrategy } from "./merge-strategies.js";
@@ -181,7 +182,7 @@ export class JobQueue {
       this.foldedSinceVacuum += total;
       if (this.foldedSinceVacuum >= this.vacuumEveryRows) {
         this.foldedSinceVacuum = 0;
-        await this.db.exec("VACUUM memory_jobs_inbox, memory_jobs");
+        await this.db.exec(VACUUM_JOB_TABLES_SQL);
       }
     }
     return total;

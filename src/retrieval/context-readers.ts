@@ -9,7 +9,7 @@ import type { CandidateCache } from "./candidate-cache.js";
 import type { ScoredMemory } from "../store/types.js";
 import { rememberOwner } from "../threads/verified-owners.js";
 import type { ContextRead, ContextReadRequest, ContextReader } from "./context-reader.js";
-import { loadContext, type LoadContextInput, type LoadedContext } from "./load-context-query.js";
+import { loadContext, type LoadContextInput, type LoadedContext } from "./load-context-queries.js";
 
 /** The search of a turn, checked and embedded before the statement (null: none, or it failed). */
 export interface TurnSearch {

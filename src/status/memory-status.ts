@@ -11,6 +11,7 @@ import { loadMigrations } from "../db/migrations.js";
 import { queueStatus, type QueueStatus } from "../jobs/queue-health.js";
 import { cliCommand } from "../core/cli-name.js";
 import { countOf } from "../core/plural.js";
+import { PGVECTOR_AVAILABLE_SQL, TABLE_EXISTS_SQL } from "./memory-status-queries.js";
 
 export interface MemoryStatus {
   database: {
@@ -52,9 +53,9 @@ const STALE_QUEUE_MS = 60_000;
  */
 export async function memoryStatus(db: Database, options: { url: string }): Promise<MemoryStatus> {
   const capabilities = await readCapabilities(db);
-  const pgvectorAvailable = (await db.query<{ a: boolean }>("SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS a")).rows[0].a;
+  const pgvectorAvailable = (await db.query<{ a: boolean }>(PGVECTOR_AVAILABLE_SQL)).rows[0].a;
   const known = loadMigrations();
-  const hasTable = async (name: string) => (await db.query<{ t: string | null }>("SELECT to_regclass($1)::text AS t", [`${db.schemaSql}.${name}`])).rows[0]?.t != null;
+  const hasTable = async (name: string) => (await db.query<{ t: string | null }>(TABLE_EXISTS_SQL, [`${db.schemaSql}.${name}`])).rows[0]?.t != null;
   const applied = (await hasTable("migrations")) ? await listAppliedMigrations(db) : [];
   const appliedIds = new Set(applied.map((m) => Number(m.id)));
   const knownNames = new Set(known.map((m) => m.name));

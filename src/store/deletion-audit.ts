@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Queryable } from "../db/database.js";
+import { INSERT_DELETION_AUDIT_SQL, SELECT_DELETION_AUDIT_SQL } from "./deletion-audit-queries.js";
 
 export type DeletedItemKind = "memory" | "profile" | "profile_history" | "rule" | "job" | "thread" | "confirmation" | "store_item";
 
@@ -41,8 +42,7 @@ export async function recordDeletion(
 ): Promise<void> {
   if (!(count > 0)) return;
   await tx.query(
-    `INSERT INTO memory_deletion_audit (operation_id, tenant_id, user_id, item_kind, item_count, via, actor)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    INSERT_DELETION_AUDIT_SQL,
     [context.operationId ?? randomUUID(), scope.tenantId, scope.userId, itemKind, count, context.via.slice(0, 100), context.actor?.slice(0, 200) ?? null],
   );
 }
@@ -64,9 +64,7 @@ export async function readDeletionAudit(
     actor: string | null;
     created_at: Date | string;
   }>(
-    `SELECT id, operation_id, tenant_id, user_id, item_kind, item_count, via, actor, created_at FROM memory_deletion_audit
-     WHERE tenant_id IS NOT DISTINCT FROM $1::text AND user_id IS NOT DISTINCT FROM $2::text
-     ORDER BY id DESC LIMIT $3`,
+    SELECT_DELETION_AUDIT_SQL,
     [scope.tenantId, scope.userId, limit],
   );
   return rows.map((r) => ({

@@ -2,6 +2,12 @@ import type { Queryable } from "../db/database.js";
 import { ErrorCodes, MemoryError } from "../errors.js";
 import { dimensionMismatch } from "../embeddings/vector.js";
 import { cliCommand } from "../core/cli-name.js";
+import {
+  INSERT_EMBEDDING_SETTING_SQL,
+  SELECT_EMBEDDING_SETTING_FOR_SHARE_SQL,
+  SELECT_EMBEDDING_SETTING_SQL,
+  UPSERT_EMBEDDING_SETTING_SQL,
+} from "./embedding-settings-queries.js";
 
 /** The embedder and dimension recorded for one vector set ("memories", "items:<tenant>"). */
 export interface EmbeddingSetting {
@@ -10,7 +16,7 @@ export interface EmbeddingSetting {
 }
 
 export async function readEmbeddingSetting(db: Queryable, vectorSet: string): Promise<EmbeddingSetting | null> {
-  const { rows } = await db.query<EmbeddingSetting>("SELECT embedder, dims FROM embedding_settings WHERE vector_set = $1", [vectorSet]);
+  const { rows } = await db.query<EmbeddingSetting>(SELECT_EMBEDDING_SETTING_SQL, [vectorSet]);
   return rows[0] ?? null;
 }
 
@@ -22,10 +28,10 @@ export async function readEmbeddingSetting(db: Queryable, vectorSet: string): Pr
  */
 export async function ensureEmbeddingSetting(db: Queryable, vectorSet: string, wanted: EmbeddingSetting): Promise<EmbeddingSetting> {
   const read = async () =>
-    (await db.query<EmbeddingSetting>("SELECT embedder, dims FROM embedding_settings WHERE vector_set = $1 FOR SHARE", [vectorSet])).rows[0];
+    (await db.query<EmbeddingSetting>(SELECT_EMBEDDING_SETTING_FOR_SHARE_SQL, [vectorSet])).rows[0];
   let recorded = await read();
   if (!recorded) {
-    await db.query("INSERT INTO embedding_settings (vector_set, embedder, dims) VALUES ($1, $2, $3) ON CONFLICT (vector_set) DO NOTHING", [
+    await db.query(INSERT_EMBEDDING_SETTING_SQL, [
       vectorSet,
       wanted.embedder,
       wanted.dims,
@@ -53,8 +59,7 @@ export function checkEmbeddingSetting(recorded: EmbeddingSetting | null, wanted:
 /** Overwrite the record (used by `reembed` once every vector is rewritten). */
 export async function writeEmbeddingSetting(db: Queryable, vectorSet: string, setting: EmbeddingSetting): Promise<void> {
   await db.query(
-    `INSERT INTO embedding_settings (vector_set, embedder, dims) VALUES ($1, $2, $3)
-     ON CONFLICT (vector_set) DO UPDATE SET embedder = excluded.embedder, dims = excluded.dims, updated_at = now()`,
+    UPSERT_EMBEDDING_SETTING_SQL,
     [vectorSet, setting.embedder, setting.dims],
   );
 }

@@ -12,6 +12,7 @@
  */
 import type { Queryable } from "../db/database.js";
 import { ErrorCodes, MemoryError } from "../errors.js";
+import { SELECT_OPTED_OUT_FOR_SHARE_SQL, SELECT_OPTED_OUT_SQL } from "./opt-out-queries.js";
 
 /** A user of a tenant (opt-out is per user). */
 export interface OptOutScope {
@@ -44,7 +45,7 @@ export function ownerNotOptedOutSql(alias: string): string {
 /** The write gate: throws OPTED_OUT when the user opted out (and holds their settings row until commit). */
 export async function assertNotOptedOut(tx: Queryable, scope: OptOutScope): Promise<void> {
   const { rows } = await tx.query<{ opted_out: boolean }>(
-    "SELECT opted_out FROM memory_settings WHERE tenant_id = $1 AND user_id = $2 FOR SHARE",
+    SELECT_OPTED_OUT_FOR_SHARE_SQL,
     [scope.tenantId, scope.userId],
   );
   if (rows[0]?.opted_out) throw optedOut();
@@ -52,7 +53,7 @@ export async function assertNotOptedOut(tx: Queryable, scope: OptOutScope): Prom
 
 /** Whether the user opted out (a plain read, for callers that decide before doing work). */
 export async function readOptedOut(tx: Queryable, scope: OptOutScope): Promise<boolean> {
-  const { rows } = await tx.query<{ opted_out: boolean }>("SELECT opted_out FROM memory_settings WHERE tenant_id = $1 AND user_id = $2", [
+  const { rows } = await tx.query<{ opted_out: boolean }>(SELECT_OPTED_OUT_SQL, [
     scope.tenantId,
     scope.userId,
   ]);

@@ -4,6 +4,13 @@ import { invalidInput } from "../errors.js";
 import { MemoryRepository, MEMORY_VECTOR_SET } from "./memory-store.js";
 import { vectorLiteral } from "./memory-row.js";
 import { readEmbeddingSetting, writeEmbeddingSetting, type EmbeddingSetting } from "./embedding-settings.js";
+import {
+  COUNT_ALL_MEMORIES_SQL,
+  INSERT_PLACEHOLDER_EMBEDDING_SETTING_SQL,
+  LOCK_EMBEDDING_SETTING_SQL,
+  MEMORIES_TO_REEMBED_SQL,
+  UPDATE_MEMORY_EMBEDDINGS_SQL,
+} from "./reembed-queries.js";
 
 export interface ReembedOptions {
   /** Rows embedded per call to the embedder and per UPDATE (default 256). */
@@ -37,26 +44,26 @@ export async function reembedMemories(db: Database, embeddings: Embeddings, opti
   return db.transaction(async (tx) => {
     // Lock the record (creating a placeholder when none exists yet) so writers wait for us.
     const previous = await readEmbeddingSetting(tx, MEMORY_VECTOR_SET);
-    await tx.query("INSERT INTO embedding_settings (vector_set, embedder, dims) VALUES ($1, $2, 1) ON CONFLICT (vector_set) DO NOTHING", [
+    await tx.query(INSERT_PLACEHOLDER_EMBEDDING_SETTING_SQL, [
       MEMORY_VECTOR_SET,
       store.embedderId,
     ]);
-    await tx.query("SELECT 1 FROM embedding_settings WHERE vector_set = $1 FOR UPDATE", [MEMORY_VECTOR_SET]);
-    const total = (await tx.query<{ n: number }>("SELECT count(*)::int AS n FROM memories")).rows[0].n;
+    await tx.query(LOCK_EMBEDDING_SETTING_SQL, [MEMORY_VECTOR_SET]);
+    const total = (await tx.query<{ n: number }>(COUNT_ALL_MEMORIES_SQL)).rows[0].n;
     let done = 0;
     let last: string | null = null;
     let dims: number | undefined;
     options.onProgress?.(0, total);
     for (;;) {
       const { rows }: { rows: Array<{ id: string; text: string; context: string | null }> } = await tx.query(
-        "SELECT id, text, context FROM memories WHERE ($1::uuid IS NULL OR id > $1::uuid) ORDER BY id LIMIT $2",
+        MEMORIES_TO_REEMBED_SQL,
         [last, batchSize],
       );
       if (rows.length === 0) break;
       const vectors = await store.vectorsFor(rows);
       dims ??= vectors[0].length;
       await tx.query(
-        "UPDATE memories m SET embedding = u.e::real[] FROM unnest($1::uuid[], $2::text[]) AS u(id, e) WHERE m.id = u.id",
+        UPDATE_MEMORY_EMBEDDINGS_SQL,
         [rows.map((r) => r.id), vectors.map(vectorLiteral)],
       );
       done += rows.length;

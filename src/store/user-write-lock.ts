@@ -2,6 +2,7 @@ import type { Database } from "../db/database.js";
 import type { UserScope } from "../core/scope.js";
 import { lockStripe, withFolderLock } from "../db/folder-lock.js";
 import { sharedFolderOf } from "../db/shared-pglite.js";
+import { LOCK_USER_WRITES_SQL, UNLOCK_USER_WRITES_SQL } from "./user-write-lock-queries.js";
 
 const chains = new WeakMap<Database, Map<string, Promise<void>>>();
 
@@ -32,12 +33,12 @@ export async function withUserWriteLock<T>(db: Database, scope: UserScope, fn: (
   try {
     if (db.engine === "postgres" && db.withConnection) {
       return await db.withConnection(async (conn) => {
-        await conn.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [lockKey]);
+        await conn.query(LOCK_USER_WRITES_SQL, [lockKey]);
         try {
           return await fn();
         } finally {
           // A broken connection ended its session, and the lock with it.
-          await conn.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [lockKey]).catch(() => undefined);
+          await conn.query(UNLOCK_USER_WRITES_SQL, [lockKey]).catch(() => undefined);
         }
       });
     }

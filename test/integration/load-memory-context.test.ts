@@ -18,7 +18,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { openDatabase } from "../../src/db/open.js";
 import { grantMemoryRoles } from "../../src/controls/database-roles.js";
-import { loadContext } from "../../src/retrieval/load-context-query.js";
+import { loadContext } from "../../src/retrieval/load-context-queries.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";
 
 /** Retrieval with the relevance floor for every kind (`standingKinds` off, where the config has it). */

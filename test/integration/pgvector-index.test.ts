@@ -6,7 +6,7 @@ import type { Database } from "../../src/db/database.js";
 import { openDatabase } from "../../src/db/open.js";
 import { MemoryRepository } from "../../src/store/memory-store.js";
 import { reembedMemories } from "../../src/store/reembed.js";
-import { loadContext } from "../../src/retrieval/load-context-query.js";
+import { loadContext } from "../../src/retrieval/load-context-queries.js";
 import { LocalHashingEmbeddings } from "../../src/embeddings/hashing-embeddings.js";
 import type { MemoryScope } from "../../src/store/scope.js";
 import { openTestDatabase, uniqueSchema } from "../helpers/db.js";

@@ -9,6 +9,7 @@ import { quoteIdent } from "../../db/identifier.js";
 import { JobQueue } from "../../jobs/job-queue.js";
 import { round, summarize, table, writeJson, type LatencySummary } from "./stats.js";
 import { CREATE_RUN_LOG_SQL, summarizeRuns, unfinishedJobs, waitedMs, type RunSummary } from "./jobs-scale-queries.js";
+import { dropSchemaSql } from "../../db/db-queries.js";
 
 export interface JobsScaleOptions {
   url: string;
@@ -109,7 +110,7 @@ export async function runJobsScale(options: JobsScaleOptions): Promise<number> {
     }
     return once ? 0 : 1;
   } finally {
-    await db.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`).catch(() => undefined);
+    await db.query(dropSchemaSql(quoteIdent(schema))).catch(() => undefined);
     await db.close();
   }
 }

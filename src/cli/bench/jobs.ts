@@ -8,6 +8,8 @@ import { JobQueue } from "../../jobs/job-queue.js";
 import type { Benchmark } from "./benchmark.js";
 import { ratio, summarize, table, timeMs, writeJson, type LatencySummary } from "./stats.js";
 import { runJobsScale } from "./jobs-scale.js";
+import { dropSchemaSql } from "../../db/db-queries.js";
+import { PING_SQL } from "./bench-queries.js";
 
 const USAGE = `usage: langgraph-memory bench jobs [--iterations N] [--json FILE]
 
@@ -111,7 +113,7 @@ async function runEngine(url: string, label: string, iterations: number): Promis
     const warmup = Math.min(50, Math.ceil(iterations / 10));
     for (let i = -warmup; i < iterations; i++) {
       const keep = i >= 0;
-      const f = await timeMs(() => db.query("SELECT 1"));
+      const f = await timeMs(() => db.query(PING_SQL));
       // A new thread's first turn: an insert on both sides.
       const a = await timeMs(() =>
         jobs.enqueue({ queue: "plain", scope, groupKey: `t${i}`, idempotencyKey: `t${i}:m1`, payload: turnPayload(`t${i}`, 0), debounceMs: 0 }),
@@ -180,8 +182,8 @@ async function runEngine(url: string, label: string, iterations: number): Promis
   } finally {
     await boss.stop({ graceful: false, wait: true, close: false }).catch(() => undefined);
     if (db.engine === "postgres") {
-      await db.query(`DROP SCHEMA IF EXISTS ${quoteIdent(bossSchema)} CASCADE`).catch(() => undefined);
-      await db.query(`DROP SCHEMA IF EXISTS ${db.schemaSql} CASCADE`).catch(() => undefined);
+      await db.query(dropSchemaSql(quoteIdent(bossSchema))).catch(() => undefined);
+      await db.query(dropSchemaSql(db.schemaSql)).catch(() => undefined);
     }
     await db.close();
   }

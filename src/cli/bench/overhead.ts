@@ -14,6 +14,7 @@ import { candidateCacheOf } from "../../retrieval/per-store.js";
 import type { Benchmark } from "./benchmark.js";
 import { ProgressBar } from "../progress.js";
 import { percentile, ratio, round, summarize, table, writeJson, type LatencySummary } from "./stats.js";
+import { JOBS_BY_STATE_SQL, TOTAL_ACCESS_COUNT_SQL } from "./overhead-queries.js";
 
 const USAGE = `usage: langgraph-memory bench overhead [--turns N] [--memories N] [--warmup N] [--json FILE]
 
@@ -236,13 +237,13 @@ export const benchmark: Benchmark = {
       const nodesSum = timings.memory.load.map((v, i) => v + timings.memory.schedule[i]);
       // The schedule node submits to the queue's inbox; a worker's claim folds it into jobs.
       await new JobQueue(db).foldInbox();
-      const jobs = (await db.query<{ state: string; n: number }>("SELECT state, count(*)::int AS n FROM memory_jobs GROUP BY state")).rows;
+      const jobs = (await db.query<{ state: string; n: number }>(JOBS_BY_STATE_SQL)).rows;
       // Usage marks are written in batches a moment after each turn (their cost falls inside the
       // timed loop, on whichever turn is running); write the last batch before reading the totals.
       await store.flushUsage();
       await uncachedStore.flushUsage();
       await bridgedStore.flushUsage();
-      const used = (await db.query<{ n: number }>("SELECT coalesce(sum(access_count), 0)::int AS n FROM memories")).rows[0].n;
+      const used = (await db.query<{ n: number }>(TOTAL_ACCESS_COUNT_SQL)).rows[0].n;
       const cacheStats = candidateCacheOf(store)?.stats ?? null;
 
       const row = (label: string, x: { p50_ms: number; p95_ms: number; mean_ms: number }) => [label, x.p50_ms, x.p95_ms, x.mean_ms];

@@ -16,6 +16,15 @@ import { ProgressBar } from "../progress.js";
 import { ratio, round, summarize, table, timeMs, writeJson, type LatencySummary } from "./stats.js";
 import { seededRandom } from "./seeded-random.js";
 import { syntheticVocabulary } from "./synthetic-vocabulary.js";
+import { PING_SQL, VACUUM_ANALYZE_MEMORIES_SQL } from "./bench-queries.js";
+import {
+  ANALYZE_MEMORIES_SQL,
+  ANN_CANDIDATE_IDS_SQL,
+  ENSURE_VECTOR_INDEX_SQL,
+  EXACT_NEAREST_SQL,
+  RESET_ANN_MIN_ROWS_SQL,
+  setAnnMinRowsSql,
+} from "./retrieval-scale-queries.js";
 
 export interface ScaleOptions {
   size: number;
@@ -25,8 +34,6 @@ export interface ScaleOptions {
   json?: string;
 }
 
-/** The ANN function whose threshold the benchmark moves (`langgraph-memory.ann_min_rows`; 0: always the index). */
-const ANN_FN = "memory_ann_candidate_ids(text, text, boolean, boolean, text[], timestamptz, real[], integer)";
 const EXACT = 2_000_000_000;
 const USER_SIZES = [100, 1_000, 10_000];
 const TOP = 8;
@@ -101,9 +108,9 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<number> 
     }
     bar.done();
     const loadMs = performance.now() - loadStart;
-    await db.exec("VACUUM ANALYZE memories");
+    await db.exec(VACUUM_ANALYZE_MEMORIES_SQL);
     console.error("building the HNSW index …");
-    const buildMs = await timeMs(() => db.query("SELECT memory_ensure_vector_index($1)", [options.dims]));
+    const buildMs = await timeMs(() => db.query(ENSURE_VECTOR_INDEX_SQL, [options.dims]));
     // Writes with the index in place pay an HNSW insert per row: measured on a small batch of a scope of its own.
     const extra = 200;
     const indexedLoadMs = await timeMs(() =>
@@ -115,7 +122,7 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<number> 
         }),
       ),
     );
-    await db.exec("ANALYZE memories");
+    await db.exec(ANALYZE_MEMORIES_SQL);
 
     const results: ScopeResult[] = [];
     for (const s of scopes) {
@@ -192,9 +199,9 @@ export async function runScaleBenchmark(options: ScaleOptions): Promise<number> 
         `(${ratio(loadRowsPerS, extra / (indexedLoadMs / 1000))}× slower)`,
     );
     const floor: number[] = [];
-    for (let i = 0; i < 200; i++) floor.push(await timeMs(() => db.query("SELECT 1")));
+    for (let i = 0; i < 200; i++) floor.push(await timeMs(() => db.query(PING_SQL)));
     const floorP50 = summarize(floor).p50_ms;
-    console.log(`SELECT 1 p50 ${floorP50} ms (the machine's speed in this run)`);
+    console.log(`${PING_SQL} p50 ${floorP50} ms (the machine's speed in this run)`);
     if (options.json) {
       writeJson(options.json, {
         floor_p50_ms: floorP50,
@@ -234,7 +241,7 @@ async function vectorRecall(db: Database, scope: MemoryScope, embeddings: number
     let ann: string[] = [];
     samples.push(
       await timeMs(async () => {
-        const { rows } = await db.query<{ ids: string[] | null }>("SELECT memory_ann_candidate_ids($1, $2, $3, false, NULL, now(), $4::real[], $5) AS ids", [
+        const { rows } = await db.query<{ ids: string[] | null }>(ANN_CANDIDATE_IDS_SQL, [
           tenant,
           user,
           user === null,
@@ -244,12 +251,7 @@ async function vectorRecall(db: Database, scope: MemoryScope, embeddings: number
         ann = rows[0].ids ?? [];
       }),
     );
-    const { rows } = await db.query<{ id: string }>(
-      `SELECT m.id FROM memories m
-       WHERE m.tenant_id = $1 AND (($2::text IS NULL AND m.user_id IS NULL AND m.scope = 'tenant') OR (m.user_id = $2 AND m.scope = 'user'))
-       ORDER BY memory_vector_dot(m.embedding, memory_query_vector($3::real[])) DESC LIMIT $4`,
-      [tenant, user, q, TOP],
-    );
+    const { rows } = await db.query<{ id: string }>(EXACT_NEAREST_SQL, [tenant, user, q, TOP]);
     expected += rows.length;
     found += rows.filter((r) => ann.includes(r.id)).length;
   }
@@ -257,9 +259,9 @@ async function vectorRecall(db: Database, scope: MemoryScope, embeddings: number
 }
 
 async function setThreshold(db: Database, rows: number): Promise<void> {
-  await db.query(`ALTER FUNCTION ${ANN_FN} SET langgraph_memory.ann_min_rows = '${rows}'`);
+  await db.query(setAnnMinRowsSql(rows));
 }
 
 async function resetThreshold(db: Database): Promise<void> {
-  await db.query(`ALTER FUNCTION ${ANN_FN} RESET langgraph_memory.ann_min_rows`);
+  await db.query(RESET_ANN_MIN_ROWS_SQL);
 }

@@ -13,6 +13,8 @@ import { ProgressBar } from "../progress.js";
 import { ErrorCodes, MemoryError } from "../../errors.js";
 import { seededRandom } from "./seeded-random.js";
 import { syntheticVocabulary } from "./synthetic-vocabulary.js";
+import { dropSchemaSql } from "../../db/db-queries.js";
+import { PING_SQL, VACUUM_ANALYZE_MEMORIES_SQL } from "./bench-queries.js";
 
 const HELP = `usage: langgraph-memory bench retrieval [--size N] [--users N] [--queries N] [--engines pglite,postgres]
        [--json FILE] [--database-url URL]
@@ -95,7 +97,7 @@ export const benchmark: Benchmark = {
     ]);
     if (baseline) rows.push(["InMemoryStore (official, same vectors)", baseline.p50_ms, baseline.p95_ms, "", "", 1, ""]);
     console.log(`${size.toLocaleString("en")} memories over ${users.toLocaleString("en")} users, ${queries} scoped searches (top 8), query vectors precomputed`);
-    console.log(table(["engine", "p50 ms", "p95 ms", "SELECT 1 p50", "× floor", "× InMemoryStore", "load rows/s"], rows));
+    console.log(table(["engine", "p50 ms", "p95 ms", `${PING_SQL} p50`, "× floor", "× InMemoryStore", "load rows/s"], rows));
     const result = {
       size,
       users,
@@ -175,9 +177,8 @@ async function benchEngine(engine: string, url: string, data: Generated, embedde
     }
     bar.done();
     const loadMs = performance.now() - loadStart;
-    // What autovacuum does on a server after a bulk load (PGlite runs none): statistics, hint bits
-    // and the visibility map, so the measured searches are not the first readers of their pages.
-    await db.exec("VACUUM ANALYZE memories");
+    // What autovacuum does after a bulk load (see VACUUM_ANALYZE_MEMORIES_SQL).
+    await db.exec(VACUUM_ANALYZE_MEMORIES_SQL);
     const search = (q: Generated["queries"][number]) =>
       store.search({ tenantId: "bench", userId: data.userId(q.user) }, q.text, { queryEmbedding: q.embedding, limit: 8 });
     for (let i = 0; i < 300; i++) await search(data.queries[i % data.queries.length]); // warm-up (WASM code gets fast after a few hundred calls)
@@ -192,7 +193,7 @@ async function benchEngine(engine: string, url: string, data: Generated, embedde
     }
     if (found === 0) throw new Error("the benchmark's searches found nothing; the data generator is broken");
     const floor: number[] = [];
-    for (let i = 0; i < data.queries.length; i++) floor.push(await timeMs(() => db.query("SELECT 1")));
+    for (let i = 0; i < data.queries.length; i++) floor.push(await timeMs(() => db.query(PING_SQL)));
     return {
       engine,
       pgvector: db.capabilities.pgvector,
@@ -246,7 +247,7 @@ class PrecomputedEmbeddings extends Embeddings {
 }
 
 async function dropSchema(db: Database): Promise<void> {
-  await db.query(`DROP SCHEMA IF EXISTS ${db.schemaSql} CASCADE`).catch(() => undefined);
+  await db.query(dropSchemaSql(db.schemaSql)).catch(() => undefined);
 }
 
 function intOption(v: string | undefined, fallback: number, name: string): number {

@@ -10,6 +10,7 @@ import { endpointUrl, readEndpoint } from "../../db/shared-endpoint.js";
 import { MemoryRepository } from "../../store/memory-store.js";
 import type { Benchmark } from "./benchmark.js";
 import { ratio, summarize, table, timeMs, writeJson } from "./stats.js";
+import { PING_SQL } from "./bench-queries.js";
 
 const USAGE = `usage: langgraph-memory bench shared [--rounds N] [--memories N] [--json FILE]
 
@@ -47,7 +48,7 @@ export const benchmark: Benchmark = {
       const sides = { owner: new MemoryRepository(owner), client: new MemoryRepository(client) };
       await sides.owner.addMany(scope, Array.from({ length: memories }, (_, i) => ({ kind: "fact" as const, text: `Benchmark fact number ${i}.` })));
       const ops: Op[] = [
-        { name: "select 1 row", run: (db) => db.query("SELECT 1") },
+        { name: "select 1 row", run: (db) => db.query(PING_SQL) },
         { name: `list ${memories} memories`, run: (_db, store) => store.list(scope) },
         { name: "add 1 memory", run: (_db, store, i) => store.add(scope, { kind: "fact", text: `Added fact ${i}.` }) },
       ];

@@ -15,6 +15,7 @@ import { sessionMemoryId } from "../../sessions/session-memory-id.js";
 import type { MemoryUsage, ProfileDocument, RetrievedMemory, SessionSummary } from "../../state/types.js";
 import { cliCommand } from "../../core/cli-name.js";
 import { countOf } from "../../core/plural.js";
+import { dropSchemaSql } from "../../db/db-queries.js";
 
 // ── The session engine shared by `demo` and `chat` ─────────────────────────────────────────────
 
@@ -247,7 +248,7 @@ export const command: CliCommand = {
       const client = createPgClient({ connectionString: databaseUrl });
       await client.connect();
       try {
-        await client.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
+        await client.query(dropSchemaSql(quoteIdent(schema)));
       } finally {
         await client.end();
       }

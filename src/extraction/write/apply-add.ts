@@ -15,6 +15,7 @@ import { changeSourceOf, originOf, runIdOf, type WriteRun } from "./write-run.js
 import { isEmptyWithdrawal, mergeWithdrawals, withdrawalOf } from "../../sessions/withdrawal.js";
 import { isSessionMemory } from "../../sessions/session-metadata.js";
 import { forgetEverywhere, profileChangeWithdrawal } from "../../forgetting/forget-everywhere.js";
+import { JOB_CREATED_AT_SQL } from "./apply-add-queries.js";
 
 const DAY_MS = 86_400_000;
 
@@ -192,7 +193,7 @@ async function withdrawStale(run: WriteRun, replaced: readonly Memory[], current
   // Queued work older than this pass's own turns would bring the old value back; newer work may be a
   // correction of the correction, left to the write policy.
   const jobId = run.attribution.jobId ?? null;
-  const queuedBefore = jobId === null ? run.now : ((await run.db.query<{ at: Date | string }>("SELECT created_at AS at FROM memory_jobs WHERE id = $1", [jobId])).rows[0]?.at ?? run.now);
+  const queuedBefore = jobId === null ? run.now : ((await run.db.query<{ at: Date | string }>(JOB_CREATED_AT_SQL, [jobId])).rows[0]?.at ?? run.now);
   await forgetEverywhere({ db: run.db, store: run.store }, run.attribution.scope, w, {
     via: `${run.attribution.writer}.supersede`,
     jobs: { queuedBefore: new Date(queuedBefore) },

@@ -6,11 +6,12 @@
  */
 import type { Database } from "../../db/database.js";
 import { ACTIVE_SQL, exactScopeSql } from "../../store/memory-queries.js";
-import { MEMORY_COLUMNS, memoryFromRow, type MemoryRow } from "../../store/memory-row.js";
+import { memoryFromRow, type MemoryRow } from "../../store/memory-row.js";
 import { resolveScope } from "../../store/scope.js";
 import type { Memory } from "../../store/types.js";
 import type { MemoryKind } from "../../state/types.js";
 import type { UserScope } from "../../core/scope.js";
+import { linkSupersededSql, memoriesWithWordsSql, slotMemoriesSql } from "./memory-lookups-queries.js";
 
 const MAX_ROWS = 200;
 
@@ -33,12 +34,8 @@ export async function findSlotMemories(
     const subjectParam = p(subject);
     const kindsParam = p([...kinds]);
     const active = options.includeInactive ? "" : ` AND ${ACTIVE_SQL("m", `${p(options.now ?? new Date())}::timestamptz`)}`;
-    const { rows } = await tx.query<MemoryRow>(
-      `SELECT ${MEMORY_COLUMNS} FROM memories m
-       WHERE ${where} AND m.kind = ANY(${kindsParam}::text[]) AND m.metadata->>'subject' = ${subjectParam}${active}
-       ORDER BY m.created_at DESC, m.id LIMIT ${p(MAX_ROWS)}`,
-      params,
-    );
+    const limitParam = p(MAX_ROWS);
+    const { rows } = await tx.query<MemoryRow>(slotMemoriesSql(where, kindsParam, subjectParam, active, limitParam), params);
     return rows.map(memoryFromRow);
   }, { scope: { tenantId: scope.tenantId, userId: scope.userId } });
 }
@@ -56,12 +53,7 @@ export async function findMemoriesWithWords(db: Database, scope: UserScope, word
     const where = exactScopeSql(s, params);
     params.push(words, [...kinds], MAX_ROWS);
     const n = params.length;
-    const { rows } = await tx.query<MemoryRow>(
-      `SELECT ${MEMORY_COLUMNS} FROM memories m
-       WHERE ${where} AND m.kind = ANY($${n - 1}::text[]) AND m.fts @@ plainto_tsquery('english', $${n - 2})
-       ORDER BY m.created_at DESC, m.id LIMIT $${n}`,
-      params,
-    );
+    const { rows } = await tx.query<MemoryRow>(memoriesWithWordsSql(where, n), params);
     return rows.map(memoryFromRow);
   }, { scope: { tenantId: scope.tenantId, userId: scope.userId } });
 }
@@ -75,14 +67,8 @@ export async function linkSuperseded(db: Database, scope: UserScope, ids: readon
     const where = exactScopeSql(s, params);
     params.push(replacementId, [...ids]);
     const n = params.length;
-    // Only `superseded_by IS NULL` (not replaced yet), not the whole memory_is_active (migration
-    // 0015): the ids come from an active lookup of the slot; what must not happen here is
-    // re-pointing a row another replacement already claimed. One that expired since is still linked (harmless).
-    const { rowCount } = await tx.query(
-      `UPDATE memories m SET superseded_by = $${n - 1}::uuid, updated_at = now()
-       WHERE ${where} AND m.id = ANY($${n}::uuid[]) AND m.superseded_by IS NULL AND m.id <> $${n - 1}::uuid`,
-      params,
-    );
+    // Only rows not replaced yet (see linkSupersededSql).
+    const { rowCount } = await tx.query(linkSupersededSql(where, n), params);
     return rowCount;
   }, { scope: { tenantId: scope.tenantId, userId: scope.userId } });
 }
