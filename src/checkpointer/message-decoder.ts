@@ -28,12 +28,15 @@ export class MessageDecoder {
     return serde instanceof JsonPlusSerializer && Object.getPrototypeOf(serde) === JsonPlusSerializer.prototype ? MessageDecoder.shared : undefined;
   }
 
-  /** The decoded value, or undefined when the bytes are not a plain message (use the serializer). */
-  decode(type: string, bytes: Uint8Array): BaseMessage | undefined {
-    if (type !== "json" || !startsLikeMessage(bytes)) return undefined;
+  /**
+   * The decoded value, or undefined when the bytes are not a plain message (use the serializer).
+   * `data` is the serialized bytes or, for a JSON item, their text (as the read sends it).
+   */
+  decode(type: string, data: Uint8Array | string): BaseMessage | undefined {
+    if (type !== "json" || !(typeof data === "string" ? data.length > 8 && data.startsWith(MESSAGE_START) : startsLikeMessage(data))) return undefined;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(this.utf8.decode(bytes));
+      parsed = JSON.parse(typeof data === "string" ? data : this.utf8.decode(data));
     } catch {
       return undefined; // the serializer reports it
     }
@@ -83,6 +86,7 @@ export class MessageDecoder {
 type MessageClass = new (fields: unknown) => BaseMessage;
 
 const OPEN_BRACE = 0x7b;
+const MESSAGE_START = '{"lc"';
 
 /** A serialized message starts with `{"lc":1`; a cheap test before parsing anything else. */
 function startsLikeMessage(bytes: Uint8Array): boolean {

@@ -367,7 +367,8 @@ export function needsHash(value: unknown): boolean {
   return isObject(value) && !isMessage(value);
 }
 
-export function digest(bytes: Uint8Array): string {
+/** The hash of serialized bytes; a string is hashed as its UTF-8 bytes (an item read as text: the same hash). */
+export function digest(bytes: Uint8Array | string): string {
   return createHash("sha1").update(bytes).digest("base64");
 }
 

@@ -15,6 +15,7 @@ import {
   type PendingWrite,
 } from "@langchain/langgraph-checkpoint";
 import type { Database } from "../db/database.js";
+import { SqlState, sqlStateOf } from "../db/sqlstate.js";
 import { openDatabase, type OpenDatabaseOptions } from "../db/open.js";
 import { migrate } from "../db/migrate.js";
 import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
@@ -96,6 +97,8 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
   private readonly cache: CheckpointCache;
   private readonly locks = new ThreadLocks();
   private readonly decoder: MessageDecoder | undefined;
+  /** Whether reads ask for JSON items as text (see `readRows`). */
+  private itemsAsText = true;
   private readonly putsSincePrune = new Map<string, number>();
   private sweeper?: NodeJS.Timeout;
 
@@ -564,7 +567,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     const useReadCache = this.options.readCache ?? true;
     const cached = cacheThread !== undefined ? this.cache.get(cacheThread) : undefined;
     const knownParams = useReadCache && cached ? [cacheThread, cached.epoch, cached.knownMultirange()] : [null, null, "{}"];
-    const { rows } = await queryPrepared<ReadWireRow>(this.db, readSql(where), [...knownParams, limit, owner.tenantId, owner.userId, cacheThread ?? null, ...params]);
+    const rows = await this.readRows(where, [...knownParams, limit, owner.tenantId, owner.userId, cacheThread ?? null, ...params]);
     const cps: CheckpointReadRow[] = [];
     const itemRows = new Map<string, ItemReadRow[]>();
     const writes = new Map<string, WritesReadRow[]>();
@@ -597,7 +600,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
       list.forEach((r, i) => {
         const seq = r.seq;
         map.set(seq, decoded[i]);
-        const hash = needsHash(decoded[i]) ? digest(r.blob) : undefined;
+        const hash = needsHash(decoded[i]) ? digest(r.data) : undefined;
         if (tc) {
           tc.addItem(seq, decoded[i], r.tokens, hash);
           itemRowInfo.set(seq, { fp: fingerprintOf(decoded[i]), hash, tokens: r.tokens });
@@ -676,6 +679,24 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     return tuples;
   }
 
+  /**
+   * The read statement's rows, JSON items as text. When an item's bytes cannot be converted (not
+   * UTF-8 although typed json, or a database encoding that lacks a character), read again with
+   * every item as bytea; a database whose encoding cannot hold such text gets bytea from then on.
+   */
+  private async readRows(where: string, params: unknown[]): Promise<ReadWireRow[]> {
+    if (this.itemsAsText) {
+      try {
+        return (await queryPrepared<ReadWireRow>(this.db, readSql(where, true), params)).rows;
+      } catch (err) {
+        const state = sqlStateOf(err);
+        if (state !== SqlState.CHARACTER_NOT_IN_REPERTOIRE && state !== SqlState.UNTRANSLATABLE_CHARACTER) throw err;
+        if (state === SqlState.UNTRANSLATABLE_CHARACTER) this.itemsAsText = false;
+      }
+    }
+    return (await queryPrepared<ReadWireRow>(this.db, readSql(where, false), params)).rows;
+  }
+
   /** Rebuild a value from its reference. */
   private async resolve(ref: Ref, items: ItemLookup, where: () => string): Promise<unknown> {
     if (typeof ref === "number") return itemValue(ref, items, where);
@@ -696,9 +717,12 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
     const out: unknown[] = new Array(list.length);
     const pending: Array<Promise<void>> = [];
     list.forEach((r, i) => {
-      const fast = this.decoder?.decode(r.type, r.blob);
+      const fast = this.decoder?.decode(r.type, r.data);
       if (fast !== undefined) out[i] = fast;
-      else pending.push(this.decode(r.type, r.blob, () => `item ${r.seq} of thread ${threadId}`).then((v) => void (out[i] = v)));
+      else {
+        const bytes = typeof r.data === "string" ? UTF8_ENCODER.encode(r.data) : r.data;
+        pending.push(this.decode(r.type, bytes, () => `item ${r.seq} of thread ${threadId}`).then((v) => void (out[i] = v)));
+      }
     });
     await Promise.all(pending);
     return out;

@@ -44,9 +44,9 @@ export interface ItemReadRow {
   kind: "item";
   threadId: string;
   seq: number;
-  /** The serializer's type and bytes. */
+  /** The serializer's type and bytes, or their text when they are UTF-8 JSON (readSql sends those as text). */
   type: string;
-  blob: Uint8Array;
+  data: Uint8Array | string;
   tokens: number;
 }
 
@@ -95,7 +95,7 @@ export interface ReadWireRow {
 /**
  * The named row of a wire row. Wire layout by kind (keep in step with `readSql`):
  * checkpoint: ns, a id, b parent, c channel_versions, d metadata, e vals, f versions_seen,
- * g extra, h ts, v, n epoch, m next_item_seq; item: c type, blob, n seq, m tokens; writes and
+ * g extra, h ts, v, n epoch, m next_item_seq; item: c type, d text or blob bytes, n seq, m tokens; writes and
  * parentSends: ns, a checkpoint, b task, d writes, e task path; foreignThread: thread_id only.
  */
 export function readRowOf(w: ReadWireRow): ReadRow | undefined {
@@ -118,7 +118,7 @@ export function readRowOf(w: ReadWireRow): ReadRow | undefined {
         nextItemSeq: w.m === null ? null : Number(w.m),
       };
     case ROW_KIND.item:
-      return { kind: "item", threadId: w.thread_id, seq: Number(w.n), type: w.c!, blob: w.blob!, tokens: Number(w.m) };
+      return { kind: "item", threadId: w.thread_id, seq: Number(w.n), type: w.c!, data: w.d ?? w.blob!, tokens: Number(w.m) };
     case ROW_KIND.writes:
     case ROW_KIND.parentSends:
       return {

@@ -286,6 +286,15 @@ SELECT (SELECT ok FROM scope_ok) AS scope_ok, (SELECT ok FROM ok) AS ok, (SELECT
 FROM (SELECT 1) one LEFT JOIN threads th ON th.thread_id = $1 AND NOT (SELECT ok FROM ok)`;
 
 /**
+ * Which items {@link readSql} sends as text: JSON (nearly all of a chat thread's items), unless it
+ * starts with a byte-order mark (which a driver's UTF-8 decoding may drop). bytea travels as hex,
+ * twice its size, and the driver decodes the hex and then the UTF-8; as text it is sent and decoded
+ * once. convert_from fails on bytes that are not UTF-8 (or not representable in the database's
+ * encoding): the caller then reads again with `itemsAsText` false, every item as bytea.
+ */
+const ITEM_AS_TEXT = `its.type = 'json' AND substring(its.blob FROM 1 FOR 3) <> decode('efbbbf', 'hex')`;
+
+/**
  * Read checkpoints with everything needed to rebuild them, in one statement and one round trip.
  * `where` filters `checkpoints c` (parameters from $8 on); $1–$3 say which items the caller
  * already holds for one thread ($1 thread, $2 epoch, $3 int8multirange), so a repeated read of a
@@ -298,8 +307,12 @@ FROM (SELECT 1) one LEFT JOIN threads th ON th.thread_id = $1 AND NOT (SELECT ok
  *
  * The rows are of the kinds in read-rows.ts (`ROW_KIND`), all in one shape of columns
  * (`ReadWireRow`); `readRowOf` there names each kind's columns and must change with this text.
+ * Items go as text when they are UTF-8 JSON (see {@link ITEM_AS_TEXT}); `itemsAsText` false sends
+ * every item as bytea (the read to fall back on when that conversion fails: SQLSTATE 22021 or
+ * 22P05).
  */
-export function readSql(where: string): string {
+export function readSql(where: string, itemsAsText = true): string {
+  const asText = itemsAsText ? ITEM_AS_TEXT : "FALSE";
   return `
 WITH cps AS (
   SELECT c.thread_id, c.checkpoint_ns, c.checkpoint_id, c.parent_checkpoint_id, c.v, c.ts, c.channel_versions,
@@ -344,7 +357,8 @@ SELECT ${ROW_KIND.checkpoint} AS k, c.thread_id, c.checkpoint_ns AS ns, c.checkp
        ${tsSql("c.ts")} AS h, c.v::int4 AS v, NULL::bytea AS blob, th.epoch AS n, th.next_item_seq AS m
 FROM cps c LEFT JOIN threads th ON th.thread_id = c.thread_id
 UNION ALL
-SELECT ${ROW_KIND.item}, its.thread_id, NULL, NULL, NULL, its.type, NULL, NULL, NULL, NULL, NULL, NULL, its.blob, its.seq, its.tokens::int8
+SELECT ${ROW_KIND.item}, its.thread_id, NULL, NULL, NULL, its.type, CASE WHEN ${asText} THEN convert_from(its.blob, 'UTF8') END,
+       NULL, NULL, NULL, NULL, NULL, CASE WHEN ${asText} THEN NULL ELSE its.blob END, its.seq, its.tokens::int8
 FROM its
 UNION ALL
 SELECT ws.k, ws.thread_id, ws.checkpoint_ns, ws.checkpoint_id, ws.task_id, NULL, ws.writes::text, ws.task_path, NULL, NULL, NULL, NULL, NULL, NULL, NULL

@@ -7,6 +7,10 @@ export const SqlState = {
   INVALID_TEXT_REPRESENTATION: "22P02",
   DATA_EXCEPTION: "22000",
   NUMERIC_VALUE_OUT_OF_RANGE: "22003",
+  /** Bytes that are not valid in an encoding (e.g. convert_from of bytes that are not UTF-8). */
+  CHARACTER_NOT_IN_REPERTOIRE: "22021",
+  /** A character the target encoding has no equivalent for. */
+  UNTRANSLATABLE_CHARACTER: "22P05",
   UNDEFINED_TABLE: "42P01",
   UNDEFINED_OBJECT: "42704",
   INSUFFICIENT_PRIVILEGE: "42501",

@@ -58,6 +58,28 @@ async function latestRef(db: Database, threadId: string, channel = "messages"): 
   return typeof ref === "string" ? JSON.parse(ref) : ref;
 }
 
+/** A value stored as exactly these bytes, typed json (as a custom serializer may write). */
+class Raw {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
+/** The default serializer, plus {@link Raw} values; records the type and bytes of every load. */
+class RecordingSerde extends JsonPlusSerializer {
+  readonly loads: Array<[string, Uint8Array]> = [];
+  override async dumpsTyped(obj: unknown): Promise<[string, Uint8Array]> {
+    return obj instanceof Raw ? ["json", obj.bytes] : super.dumpsTyped(obj);
+  }
+  override async loadsTyped(type: string, data: Uint8Array | string): Promise<unknown> {
+    const bytes = Uint8Array.from(typeof data === "string" ? new TextEncoder().encode(data) : data);
+    this.loads.push([type, bytes]);
+    try {
+      return await super.loadsTyped(type, data);
+    } catch {
+      return new Raw(bytes);
+    }
+  }
+}
+
 describe.each(testEngines())("PostgresCheckpointer on %s", (engine) => {
   let db: Database;
   const serde = new JsonPlusSerializer();
@@ -219,6 +241,41 @@ describe.each(testEngines())("PostgresCheckpointer on %s", (engine) => {
     const { rows } = await db.query<{ ts: Date | null; v: number | null }>("SELECT ts, v FROM checkpoints WHERE thread_id = 'shapes' ORDER BY checkpoint_id");
     expect(rows.map((r) => r.ts === null)).toEqual([true, false, false]);
     expect(rows.map((r) => r.v)).toEqual([4, 4, 4]);
+  });
+
+  it("reads every item back as the exact bytes stored: JSON (sent as text), binary and JSON with a byte-order mark (as bytea) in one read, and not-UTF-8 or NUL bytes typed json", async () => {
+    const utf8 = new TextEncoder();
+    const values = {
+      messages: [new HumanMessage({ id: "h", content: "héllo wörld 🎉 — ".repeat(3) }), new AIMessage({ id: "a", content: "ok ✓ \u2028 done" })],
+      bin: Uint8Array.from({ length: 256 }, (_, i) => i),
+      bom: new Raw(utf8.encode(`\uFEFF${JSON.stringify({ x: "y".repeat(40) })}`)),
+    };
+    const odd = {
+      notUtf8: new Raw(Uint8Array.from([0x7b, 0xff, 0xfe, ...utf8.encode("z".repeat(40)), 0x7d])),
+      nul: new Raw(utf8.encode(`{"a":"\u0000${"z".repeat(40)}"}`)),
+    };
+    expect(odd.nul.bytes).toContain(0);
+    const cases: Array<[string, Record<string, unknown>]> = [["encodings", values], ["encodings-odd", { ...values, ...odd }]];
+    for (const [thread, channelValues] of cases) {
+      const serde = new RecordingSerde();
+      const writer = PostgresCheckpointer.fromDatabase(db, { serde });
+      const versions = Object.fromEntries(Object.keys(channelValues).map((k) => [k, 1]));
+      const checkpoint: Checkpoint = { ...emptyCheckpoint(), id: uuid6(0), channel_values: channelValues, channel_versions: versions, versions_seen: {} };
+      const config = await writer.put(cfg(thread, { checkpoint_ns: "" }), checkpoint, { source: "input", step: -1, parents: {} }, versions);
+      const { rows } = await db.query<{ type: string; blob: Uint8Array }>("SELECT type, blob FROM checkpoint_items WHERE thread_id = $1 ORDER BY seq", [thread]);
+      expect(rows.map((r) => r.type).sort()).toEqual([...(thread === "encodings" ? [] : ["json", "json"]), "bytes", "json", "json", "json"].sort());
+
+      const fresh = PostgresCheckpointer.fromDatabase(db, { serde, readCache: false });
+      const read = (await fresh.getTuple(config))!.checkpoint.channel_values;
+      for (const r of rows) expect(serde.loads).toContainEqual([r.type, Uint8Array.from(r.blob)]);
+      expect((read.messages as BaseMessage[]).map((m) => m.content)).toEqual(values.messages.map((m) => m.content));
+      expect(read.bin).toEqual(values.bin);
+      expect(read.bom).toEqual({ x: "y".repeat(40) });
+      if (thread === "encodings-odd") {
+        expect(read.notUtf8).toEqual(odd.notUtf8);
+        expect(read.nul).toEqual(odd.nul);
+      }
+    }
   });
 
   it("keeps a thread row with tenant, user, times and token counts", async () => {
