@@ -249,11 +249,14 @@ export class ValuePlanner {
 
   private baseIndex(base: ChannelState | undefined): Map<unknown, number> | undefined {
     if (!this.thread || !base) return undefined;
+    const memo = BASE_INDEXES.get(base);
+    if (memo && memo.thread === this.thread) return memo.index;
     const index = new Map<unknown, number>();
     for (let i = base.seqs.length - 1; i >= 0; i -= 1) {
       const cached = this.thread.items.get(base.seqs[i]);
       if (cached) index.set(cached.value, base.seqs[i]);
     }
+    BASE_INDEXES.set(base, { thread: this.thread, index });
     return index;
   }
 
@@ -291,6 +294,15 @@ export class ValuePlanner {
     return this.dumper.dump(el).then(({ bytes }) => (digest(bytes) === hash ? accept(found) : undefined));
   }
 }
+
+/**
+ * Each channel state's elements by identity, built once per state (a state is replaced, not
+ * changed, when the channel gets a new version): every putWrites of a step plans against the same
+ * base, which holds the whole conversation. An entry only proposes a number — `match` checks that
+ * the thread still holds that item with that value — so items the cache forgets later cost
+ * nothing but a lookup.
+ */
+const BASE_INDEXES = new WeakMap<ChannelState, { thread: ThreadCache; index: Map<unknown, number> }>();
 
 /** A stored item an element was found to be. */
 interface Match {

@@ -41,10 +41,12 @@ import {
   PRUNE_SCAN_SQL,
   PUT_FROM_ANCESTORS_SQL,
   PUT_SQL,
+  PUT_WRITES_IN_BLOCK_SQL,
   PUT_WRITES_SQL,
   SWEEP_IDLE_THREADS_SQL,
   readSql,
   type PutParams,
+  type PutWritesInBlockParams,
   type PutWritesParams,
   type SourceParams,
   type StoreRow,
@@ -437,14 +439,19 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
         const { ref } = await planner.plan(value, thread?.channels.get(ThreadCache.channelKey(ns, channel)), channel);
         planned.push([idx, channel, ref]);
       }
-      const params: PutWritesParams = [
-        threadId, ns, w.checkpointId, w.taskId, w.taskPath, planner.reserved, numbering.epoch, numbering.next, planner.items.length,
-        planner.items.map((i) => i.seq), planner.items.map((i) => i.type), planner.items.map((i) => i.blob), planner.items.map((i) => i.tokens),
-        JSON.stringify(planned),
-        ...sourceParams(planner),
-        w.owner.tenantId, w.owner.userId,
-      ];
-      const row = await this.storeStatement(threadId, PUT_WRITES_SQL, params);
+      const items = planner.items;
+      const seqs = items.map((i) => i.seq), types = items.map((i) => i.type), blobs = items.map((i) => i.blob), tokens = items.map((i) => i.tokens);
+      // The common case (a stored thread, new items from a block this process holds, nothing
+      // reused) has a small statement of its own; anything else takes the full one.
+      const row =
+        numbering.epoch !== null && planner.reserved === 0 && planner.sources.size === 0
+          ? await this.storeStatement(threadId, PUT_WRITES_IN_BLOCK_SQL, [
+              threadId, ns, w.checkpointId, w.taskId, w.taskPath, numbering.epoch, seqs, types, blobs, tokens, JSON.stringify(planned), w.owner.tenantId, w.owner.userId,
+            ] satisfies PutWritesInBlockParams)
+          : await this.storeStatement(threadId, PUT_WRITES_SQL, [
+              threadId, ns, w.checkpointId, w.taskId, w.taskPath, planner.reserved, numbering.epoch, numbering.next, items.length, seqs, types, blobs, tokens,
+              JSON.stringify(planned), ...sourceParams(planner), w.owner.tenantId, w.owner.userId,
+            ] satisfies PutWritesParams);
       if (!row.scope_ok) throw threadScopeMismatch(threadId);
       if (row.ok) {
         if (planner.items.length > 0 && row.epoch !== null) {

@@ -205,6 +205,21 @@ SELECT (SELECT ok FROM scope_ok) AS scope_ok, (SELECT ok FROM parent_ok) AS pare
 ${CURRENT_THREAD}`;
 }
 
+/** The merge of a task's writes written again (see {@link PUT_WRITES_SQL}). */
+const MERGE_WRITES = `
+  ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id) DO UPDATE SET
+    writes = (
+      SELECT json_agg(m.w ORDER BY m.idx) FROM (
+        SELECT DISTINCT ON (u.idx) u.idx, u.w FROM (
+          SELECT (e ->> 0)::int AS idx, e AS w, 0 AS newer FROM json_array_elements(cw.writes) AS e
+          UNION ALL
+          SELECT (e ->> 0)::int, e, 1 FROM json_array_elements(EXCLUDED.writes) AS e
+        ) u
+        ORDER BY u.idx, CASE WHEN u.idx < 0 THEN -u.newer ELSE u.newer END
+      ) m
+    ),
+    task_path = CASE WHEN cw.task_path = '' THEN EXCLUDED.task_path ELSE cw.task_path END`;
+
 /** Parameters of {@link PUT_WRITES_SQL}, in order. */
 export type PutWritesParams = [
   threadId: string,
@@ -240,9 +255,9 @@ export type PutWritesParams = [
  * the first value stored for its idx, a special write (error, interrupt: negative idx) replaces
  * it, as MemorySaver does.
  *
- * The common case costs one round trip and no lookup that grows with the thread: the sources
- * check runs only when the writes reuse items (see `SOURCES_OK_UNLESS_NONE`), and the thread row
- * is read back for a retry only when nothing was stored.
+ * One round trip and no lookup that grows with the thread: the sources check runs only when the
+ * writes reuse items (see `SOURCES_OK_UNLESS_NONE`), and the thread row is read back for a retry
+ * only when nothing was stored. The common case takes {@link PUT_WRITES_IN_BLOCK_SQL} instead.
  */
 export const PUT_WRITES_SQL = `
 WITH sources_ok AS (${SOURCES_OK_UNLESS_NONE(15)}
@@ -267,23 +282,63 @@ WITH sources_ok AS (${SOURCES_OK_UNLESS_NONE(15)}
   FROM t, unnest($10::int8[], $11::text[], $12::bytea[], $13::int4[]) AS u(seq, type, blob, tokens)
 ), ins_writes AS (
   INSERT INTO checkpoint_writes AS cw (thread_id, checkpoint_ns, checkpoint_id, task_id, task_path, writes)
-  SELECT $1, $2, $3, $4, $5, $14::json WHERE (SELECT ok FROM ok)
-  ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id) DO UPDATE SET
-    writes = (
-      SELECT json_agg(m.w ORDER BY m.idx) FROM (
-        SELECT DISTINCT ON (u.idx) u.idx, u.w FROM (
-          SELECT (e ->> 0)::int AS idx, e AS w, 0 AS newer FROM json_array_elements(cw.writes) AS e
-          UNION ALL
-          SELECT (e ->> 0)::int, e, 1 FROM json_array_elements(EXCLUDED.writes) AS e
-        ) u
-        ORDER BY u.idx, CASE WHEN u.idx < 0 THEN -u.newer ELSE u.newer END
-      ) m
-    ),
-    task_path = CASE WHEN cw.task_path = '' THEN EXCLUDED.task_path ELSE cw.task_path END
+  SELECT $1, $2, $3, $4, $5, $14::json WHERE (SELECT ok FROM ok)${MERGE_WRITES}
 )
 SELECT (SELECT ok FROM scope_ok) AS scope_ok, (SELECT ok FROM ok) AS ok, (SELECT ok FROM sources_ok) AS sources_ok,
        (SELECT epoch FROM t) AS epoch, th.epoch AS cur_epoch, th.next_item_seq AS cur_next
 FROM (SELECT 1) one LEFT JOIN threads th ON th.thread_id = $1 AND NOT (SELECT ok FROM ok)`;
+
+/** Parameters of {@link PUT_WRITES_IN_BLOCK_SQL}, in order. */
+export type PutWritesInBlockParams = [
+  threadId: string,
+  ns: string,
+  checkpointId: string,
+  taskId: string,
+  taskPath: string,
+  /** The thread's epoch the caller's cache holds (its items are numbered from a block this process holds). */
+  epoch: number,
+  itemSeqs: number[],
+  itemTypes: string[],
+  itemBlobs: Uint8Array[],
+  itemTokens: number[],
+  /** As in {@link PutWritesParams}. */
+  writes: string,
+  tenantId: string | null,
+  userId: string | null,
+];
+
+/**
+ * {@link PUT_WRITES_SQL} for the common case, as a statement of its own so that its plan stays
+ * small (no sources check, no block reservation, no owner claim to initialise at each execution):
+ * a thread this process has stored, writes that reuse no stored item, and new items (if any)
+ * numbered from a block this process already holds. One lookup of the thread row, locked FOR KEY
+ * SHARE as there and joined with its owner, gives both checks — the caller's scope owns the
+ * thread, the thread's epoch is the cached one — and gates the inserts of the items and of the
+ * task's row (merged as there). A thread that is gone reports `ok` false with `cur_epoch` null
+ * (and `scope_ok` true: nobody owns it now), and the caller retries with {@link PUT_WRITES_SQL},
+ * which records the owner and reserves a block.
+ */
+export const PUT_WRITES_IN_BLOCK_SQL = `
+WITH th AS (
+  SELECT th.epoch, th.next_item_seq, th.epoch = $6::int8 AND CASE WHEN o.thread_id IS NOT NULL THEN ${ownerMatchesSql("o", "$12", "$13")}
+                                                               ELSE $12::text IS NULL AND $13::text IS NULL END AS ok,
+         CASE WHEN o.thread_id IS NOT NULL THEN ${ownerMatchesSql("o", "$12", "$13")} ELSE $12::text IS NULL AND $13::text IS NULL END AS scope_ok
+  FROM threads th LEFT JOIN thread_owners o ON o.thread_id = th.thread_id
+  WHERE th.thread_id = $1
+  FOR KEY SHARE OF th
+), ins_items AS (
+  INSERT INTO checkpoint_items (thread_id, seq, type, blob, tokens)
+  SELECT $1, u.seq, u.type, u.blob, u.tokens
+  FROM th, unnest($7::int8[], $8::text[], $9::bytea[], $10::int4[]) AS u(seq, type, blob, tokens)
+  WHERE th.ok
+), ins_writes AS (
+  INSERT INTO checkpoint_writes AS cw (thread_id, checkpoint_ns, checkpoint_id, task_id, task_path, writes)
+  SELECT $1, $2, $3, $4, $5, $11::json FROM th WHERE th.ok${MERGE_WRITES}
+)
+SELECT coalesce(th.scope_ok, TRUE) AS scope_ok, coalesce(th.ok, FALSE) AS ok, TRUE AS sources_ok,
+       CASE WHEN th.ok AND cardinality($7::int8[]) > 0 THEN th.epoch END AS epoch,
+       CASE WHEN NOT th.ok THEN th.epoch END AS cur_epoch, CASE WHEN NOT th.ok THEN th.next_item_seq END AS cur_next
+FROM (SELECT 1) one LEFT JOIN th ON TRUE`;
 
 /**
  * Which items {@link readSql} sends as text: JSON (nearly all of a chat thread's items), unless it

@@ -90,7 +90,8 @@ describe.each(testEngines())("putWrites statements on %s", (engine) => {
     for (let i = 0; i < 3; i += 1) {
       c.calls.length = 0;
       await saver.putWrites(config, [["messages", [message(100 + i)]]], `task-${i}`);
-      expect(c.calls).toEqual(["WITH sources_ok"]);
+      // Numbered from the block the thread's puts reserved: the small statement (PUT_WRITES_IN_BLOCK_SQL).
+      expect(c.calls).toEqual(["WITH th"]);
     }
     const tuple = await PostgresCheckpointer.fromDatabase(db).getTuple(config);
     expect(tuple?.pendingWrites?.map(([task, channel, value]) => [task, channel, (value as AIMessage[])[0].content])).toEqual([
@@ -107,9 +108,9 @@ describe.each(testEngines())("putWrites statements on %s", (engine) => {
     const stored = (await saver.getTuple(config))!.checkpoint.channel_values.messages as AIMessage[];
     c.calls.length = 0;
     await saver.putWrites(config, [["__error__", { message: "boom" }]], "task-error");
-    expect(c.calls).toEqual(["WITH sources_ok"]);
+    expect(c.calls).toEqual(["WITH th"]);
     c.calls.length = 0;
-    // The message is the stored item (reused by number: the statement checks its source row).
+    // The message is the stored item (reused by number: the full statement checks its source row).
     await saver.putWrites(config, [["messages", [stored[0]]]], "task-reuse");
     expect(c.calls).toEqual(["WITH sources_ok"]);
     const tuple = await PostgresCheckpointer.fromDatabase(db).getTuple(config);
@@ -135,11 +136,37 @@ describe.each(testEngines())("putWrites statements on %s", (engine) => {
     expect(again.rows[0].n).toBe(1);
   });
 
+  it("the small statement refuses another scope too, and a thread deleted elsewhere is written again by the full one", async () => {
+    const owner = { tenant_id: "acme", user_id: "alice" };
+    const c = counted(db);
+    const saver = PostgresCheckpointer.fromDatabase(c.db);
+    // This saver stored the thread: its writes take the small statement, which checks the owner too.
+    const config = await buildThread(saver, "scoped-in-block", 2, owner);
+    c.calls.length = 0;
+    const foreign = { configurable: { ...config.configurable, user_id: "mallory" } };
+    const err = await saver.putWrites(foreign, [["messages", [message(400)]]], "task-foreign").catch((e: unknown) => e);
+    expect(isMemoryError(err, "THREAD_SCOPE_MISMATCH")).toBe(true);
+    expect(c.calls).toEqual(["WITH th"]);
+    const none = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM checkpoint_writes WHERE thread_id = $1", ["scoped-in-block"]);
+    expect(none.rows[0].n).toBe(0);
+    // Another process deletes the thread: the small statement finds it gone and stores nothing,
+    // the full one stores the write (and records the owner of the thread started again).
+    await PostgresCheckpointer.fromDatabase(db).deleteThread("scoped-in-block");
+    c.calls.length = 0;
+    await saver.putWrites(config, [["messages", [message(401)]]], "task-after-delete");
+    expect(c.calls).toEqual(["WITH th", "WITH sources_ok"]);
+    const { rows } = await db.query<{ n: number; tenant_id: string; user_id: string }>(
+      "SELECT (SELECT count(*)::int FROM checkpoint_writes WHERE thread_id = $1) AS n, o.tenant_id, o.user_id FROM thread_owners o WHERE o.thread_id = $1",
+      ["scoped-in-block"],
+    );
+    expect(rows).toEqual([{ n: 1, tenant_id: "acme", user_id: "alice" }]);
+  });
+
   (engine === "postgres" ? it : it.skip)("the driver sends exactly one statement per putWrites (no BEGIN, COMMIT or SET)", async () => {
     const saver = PostgresCheckpointer.fromDatabase(db);
     const config = await buildThread(saver, "driver-count", 4);
     await saver.putWrites(config, [["messages", [message(300)]]], "task-warm");
     const seen = await driverStatements(() => saver.putWrites(config, [["messages", [message(301)]]], "task-counted"));
-    expect(seen).toEqual(["WITH sources_ok"]);
+    expect(seen).toEqual(["WITH th"]);
   });
 });

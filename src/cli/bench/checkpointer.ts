@@ -16,7 +16,7 @@ import type { Benchmark } from "./benchmark.js";
 import { ratio, round, summarize, table, timeMs, writeJson, type LatencySummary } from "./stats.js";
 import { seededRandom } from "./seeded-random.js";
 
-const USAGE = `usage: langgraph-memory bench checkpointer [--turns N] [--long-turns N] [--json FILE] [--database-url URL]
+const USAGE = `usage: langgraph-memory bench checkpointer [--turns N] [--long-turns N] [--only putWrites] [--json FILE] [--database-url URL]
 
 Ours (PostgresCheckpointer) and the official PostgresSaver on the same server Postgres in the same
 run, interleaved, each in a fresh schema dropped afterwards:
@@ -35,6 +35,9 @@ run, interleaved, each in a fresh schema dropped afterwards:
   --turns N         invokes of the chat graph (default 200)
   --long-turns N    length of the long thread for getTuple growth (default 2000)
   --iterations N    samples per micro operation (default 200)
+  --only putWrites  only the putWrites micro operation (the same 40-message thread built by puts,
+                    the same interleaved calls) and the SELECT 1 floor; the JSON then holds the
+                    putWrites and select1 figures and ratios.putWrites_p50
   --database-url U  server Postgres (default DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test)
   --json FILE       write { ours, baseline, ratios, … } as JSON`;
 
@@ -183,6 +186,7 @@ export const benchmark: Benchmark = {
         json: { type: "string" },
         "database-url": { type: "string" },
         "synchronous-commit": { type: "string", default: "on" },
+        only: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -198,6 +202,10 @@ export const benchmark: Benchmark = {
     const syncCommit = values["synchronous-commit"];
     if (syncCommit !== "on" && syncCommit !== "off") {
       console.error(`--synchronous-commit must be on or off, got ${syncCommit}`);
+      return 2;
+    }
+    if (values.only !== undefined && values.only !== "putWrites") {
+      console.error(`--only takes putWrites, got ${values.only}`);
       return 2;
     }
     if (!/^postgres(ql)?:\/\//.test(url)) {
@@ -243,6 +251,32 @@ export const benchmark: Benchmark = {
 
       // Floor.
       const floor = await interleaved(contenders, iterations, (c) => c.select1());
+
+      if (values.only === "putWrites") {
+        await settle(admin);
+        const onlyPutWrites = await measurePutWrites(contenders, iterations);
+        const result = {
+          ours: { ...flat("putWrites", summarize(onlyPutWrites.ours)), ...flat("select1", summarize(floor.ours)) },
+          baseline: { ...flat("putWrites", summarize(onlyPutWrites.baseline)), ...flat("select1", summarize(floor.baseline)) },
+          ratios: { putWrites_p50: ratio(summarize(onlyPutWrites.baseline).p50_ms, summarize(onlyPutWrites.ours).p50_ms) },
+          config: {
+            only: "putWrites", iterations, synchronous_commit: syncCommit, engine: "postgres", server_version: db.capabilities.serverVersion, node: process.version,
+            load_average_start: loadStart, load_average_end: loadavg().map((x) => round(x, 2)),
+          },
+        };
+        console.log(
+          table([`putWrites (server Postgres, synchronous_commit=${syncCommit})`, "ours", "official", "official/ours"], [
+            ["SELECT 1 p50 ms (floor)", result.ours.select1_p50_ms, result.baseline.select1_p50_ms, ratio(result.baseline.select1_p50_ms, result.ours.select1_p50_ms)],
+            ["putWrites p50 / p95 ms", `${result.ours.putWrites_p50_ms} / ${result.ours.putWrites_p95_ms}`, `${result.baseline.putWrites_p50_ms} / ${result.baseline.putWrites_p95_ms}`, result.ratios.putWrites_p50],
+          ]),
+        );
+        console.log(`target: putWrites official/ours ≥ 1.5 (${result.ratios.putWrites_p50})`);
+        if (values.json) {
+          writeJson(values.json, result);
+          console.log(`wrote ${values.json}`);
+        }
+        return 0;
+      }
 
       // A chat graph invoked `turns` times on one thread; storage is measured right after, when
       // the schemas hold nothing else.
@@ -295,10 +329,7 @@ export const benchmark: Benchmark = {
         if (n !== 10) throw new Error(`list returned ${n} checkpoints`);
       });
       // Writes last: they pile up on the latest checkpoint, which getTuple and list would return.
-      const putWrites = await interleaved(contenders, iterations, (c, i) => {
-        const t = threads.get(c.name)!;
-        return c.saver.putWrites(t.config, [["messages", [message(100_000 + i)]]], `task-${i}`);
-      });
+      const putWrites = await writeTasks(contenders, threads, iterations);
       const statements = { ours: await statementsPerPut(ours, "statements"), baseline: await statementsPerPut(baseline as unknown as Saver, "statements") };
 
       // getTuple at turn 20 and at turn `longTurns` (two messages per turn).
@@ -458,6 +489,21 @@ export const benchmark: Benchmark = {
     }
   },
 };
+
+/** One task's write of one new message per call on each contender's micro thread, interleaved. */
+function writeTasks(contenders: Contender[], threads: Map<string, { config: RunnableConfig }>, iterations: number): Promise<Record<string, number[]>> {
+  return interleaved(contenders, iterations, (c, i) => {
+    const t = threads.get(c.name)!;
+    return c.saver.putWrites(t.config, [["messages", [message(100_000 + i)]]], `task-${i}`);
+  });
+}
+
+/** `--only putWrites`: the micro thread (40 messages, built by puts as in the full run), then its writes. */
+async function measurePutWrites(contenders: Contender[], iterations: number): Promise<Record<string, number[]>> {
+  const threads = new Map<string, { config: RunnableConfig }>();
+  for (const c of contenders) threads.set(c.name, await buildThread(c.saver, "micro", [], 40));
+  return writeTasks(contenders, threads, iterations);
+}
 
 /** Run CHECKPOINT so dirty buffers are on disk before timing commits; false when not permitted. */
 async function settle(client: pg.Client): Promise<boolean> {
