@@ -307,6 +307,9 @@ export type PutWritesInBlockParams = [
   userId: string | null,
 ];
 
+/** The caller's scope owns the thread of {@link PUT_WRITES_IN_BLOCK_SQL} (`o` its owner row; none: an unscoped caller). */
+const IN_BLOCK_SCOPE_OK = `CASE WHEN o.thread_id IS NOT NULL THEN ${ownerMatchesSql("o", "$12", "$13")} ELSE $12::text IS NULL AND $13::text IS NULL END`;
+
 /**
  * {@link PUT_WRITES_SQL} for the common case, as a statement of its own so that its plan stays
  * small (no sources check, no block reservation, no owner claim to initialise at each execution):
@@ -320,9 +323,7 @@ export type PutWritesInBlockParams = [
  */
 export const PUT_WRITES_IN_BLOCK_SQL = `
 WITH th AS (
-  SELECT th.epoch, th.next_item_seq, th.epoch = $6::int8 AND CASE WHEN o.thread_id IS NOT NULL THEN ${ownerMatchesSql("o", "$12", "$13")}
-                                                               ELSE $12::text IS NULL AND $13::text IS NULL END AS ok,
-         CASE WHEN o.thread_id IS NOT NULL THEN ${ownerMatchesSql("o", "$12", "$13")} ELSE $12::text IS NULL AND $13::text IS NULL END AS scope_ok
+  SELECT th.epoch, th.next_item_seq, th.epoch = $6::int8 AND ${IN_BLOCK_SCOPE_OK} AS ok, ${IN_BLOCK_SCOPE_OK} AS scope_ok
   FROM threads th LEFT JOIN thread_owners o ON o.thread_id = th.thread_id
   WHERE th.thread_id = $1
   FOR KEY SHARE OF th

@@ -71,14 +71,17 @@ export const SearchLimitSchema = integerInRange(1, 1000);
 /** A search's query text. */
 export const QuerySchema = z.string({ error: "must be a string" });
 
-/** A list offset: 0 or more. */
-export const OffsetSchema = z.number({ error: "must be a non-negative integer" }).int({ error: "must be a non-negative integer" }).min(0, { error: "must be a non-negative integer" });
+/** An integer of 0 or more, without zod's 2^53 cap (the door's hand-written checks never refused larger ones). */
+const NonNegativeIntegerSchema = z
+  .number({ error: "must be a non-negative integer" })
+  .refine(Number.isInteger, { error: "must be a non-negative integer" })
+  .min(0, { error: "must be a non-negative integer" });
 
-/** A delay in milliseconds: finite, 0 or more. */
-export const DelayMsSchema = z
-  .number({ error: "must be a non-negative number of milliseconds" })
-  .min(0, { error: "must be a non-negative number of milliseconds" })
-  .refine(Number.isFinite, { error: "must be a non-negative number of milliseconds" });
+/** A list offset: 0 or more. */
+export const OffsetSchema = NonNegativeIntegerSchema;
+
+/** A delay in milliseconds: 0 or more (zod's number refuses NaN and ±Infinity). */
+export const DelayMsSchema = z.number({ error: "must be a non-negative number of milliseconds" }).min(0, { error: "must be a non-negative number of milliseconds" });
 
 /** A yes/no switch of a patch (`deactivated`, `archived`). */
 export const SwitchSchema = z.boolean({ error: "must be true or false" });
@@ -213,11 +216,7 @@ export function memoryContextSchema(maxTextChars: number) {
 }
 
 /** An exported memory's use count. */
-export const AccessCountSchema = z
-  .number({ error: "must be a non-negative integer" })
-  // Number.isInteger, not zod's int(): that also caps at 2^53, which the door never refused here.
-  .refine(Number.isInteger, { error: "must be a non-negative integer" })
-  .min(0, { error: "must be a non-negative integer" });
+export const AccessCountSchema = NonNegativeIntegerSchema;
 
 /** An exported memory's `supersededBy`: a memory id or null. */
 export const SupersededBySchema = uuid("must be a memory id (uuid) or null")

@@ -113,6 +113,8 @@ describe("memory input schemas: a zod issue becomes INVALID_INPUT naming the fie
     }
     for (const bad of [-1, 0.5, "0", Number.NaN]) expect(refusal(() => parseInput(OffsetSchema, bad, "offset"))).toMatchObject({ field: "offset", message: "offset: must be a non-negative integer" });
     expect(parseInput(OffsetSchema, 0, "offset")).toBe(0);
+    // As the hand-written check before it: any integer, with no 2^53 cap.
+    expect(parseInput(OffsetSchema, 2 ** 60, "offset")).toBe(2 ** 60);
     for (const bad of [-1, Number.POSITIVE_INFINITY, Number.NaN, "10"]) {
       expect(refusal(() => parseInput(DelayMsSchema, bad, "usageFlushMs"))).toMatchObject({ field: "usageFlushMs", message: "usageFlushMs: must be a non-negative number of milliseconds" });
     }
