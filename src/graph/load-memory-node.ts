@@ -4,6 +4,7 @@ import type { ActiveRule, MemoryUsage, ProfileDocument, RetrievedMemory } from "
 import type { MemoryState, MemoryUpdate } from "../state/annotation.js";
 import { BudgetsSchema, type Budgets } from "../config.js";
 import type { MemoryRepository } from "../store/memory-store.js";
+import { SearchLimitSchema } from "../store/memory-input-schemas.js";
 import type { MemorySearchOptions, ScoredMemory } from "../store/types.js";
 import type { TokenEncoding } from "../tokens/count-text.js";
 import { isSessionMemory } from "../sessions/session-metadata.js";
@@ -142,7 +143,7 @@ export function createLoadMemoryNode(options: LoadMemoryNodeOptions) {
       // store refuses is passed as it is, so the error names it (for a user who has not opted out).
       search: {
         ...options.search,
-        limit: Number.isInteger(k) && k >= 1 && k <= 1000 ? Math.min(1000, k + SESSION_HEADROOM) : k,
+        limit: SearchLimitSchema.safeParse(k).success ? Math.min(1000, k + SESSION_HEADROOM) : k,
         standing: options.search?.standing ?? { kinds: store.retrieval.standingKinds, limit: store.retrieval.standingLimit },
       },
       profile: fold.profile,

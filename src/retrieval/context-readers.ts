@@ -69,6 +69,8 @@ export class StatementContextReader implements ContextReader {
 
   /** The statement of the turn; a reader with a cache reads differently here. */
   protected async readRound(head: LoadContextInput, search: TurnSearch): Promise<ContextRound> {
+    // One statement, no transaction around it: memory_load_context sets the row-level security
+    // scope itself (BEGIN, set_config and COMMIT were three more round trips on the response path).
     const context = await loadContext(this.store.db, head);
     return { context, memories: search.prepared ? this.store.rankCandidates(context.candidates, search.prepared) : null };
   }
