@@ -8,6 +8,7 @@ import { SPECIAL_CATEGORY_DETECTORS } from "./special-category.js";
 import { MULTILINGUAL_SPECIAL_CATEGORY_DETECTORS } from "./special-category-multilingual.js";
 import { INDIRECT_SPECIAL_CATEGORY_DETECTORS } from "./special-category-indirect.js";
 import { isStarSign } from "./star-signs.js";
+import { isInsideUuid, uuidSpans } from "./machine-ids.js";
 import { BANK_ACCOUNT_DETECTOR } from "./bank-accounts.js";
 import { CUED_VALUE_DETECTORS, STRONG_PASSWORD_DETECTOR, USER_PASSWORD_PAIR_DETECTOR } from "./cued-values.js";
 import { CHECKSUMMED_ID_DETECTORS, LABELLED_ID_DETECTOR, MRZ_DETECTOR, PASSPORT_NUMBER_DETECTOR } from "./id-documents.js";
@@ -102,12 +103,13 @@ function checkScanLength(text: string): void {
 
 function findingsOf(text: string, detectors: readonly Detector[]): SensitiveFinding[] {
   const findings: SensitiveFinding[] = [];
+  const uuids = uuidSpans(text);
   for (const detector of detectors) {
     for (const span of detector.find(text)) {
       // A published test card number called a test one is nobody's card, whichever detector saw it.
       if (isPublishedTestCard(text, span.start, span.end)) continue;
       const finding: SensitiveFinding = { category: detector.category, group: groupOf(detector.category), detector: detector.name, start: span.start, end: span.end };
-      if (isStarSign(text, finding)) continue;
+      if (isStarSign(text, finding) || isInsideUuid(finding, uuids)) continue;
       findings.push(finding);
     }
   }
