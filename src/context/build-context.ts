@@ -3,7 +3,7 @@ import { BudgetsSchema, type Budgets } from "../config.js";
 import { invalidInput } from "../errors.js";
 import type { ActiveRule, MemoryUsage, ProfileDocument, RetrievedMemory, SessionSummary } from "../state/types.js";
 import { countTokens, REPLY_PRIMING_TOKENS, resolveEncoding, type CountTokensOptions } from "../tokens/count-messages.js";
-import { countTextTokensCached } from "../tokens/text-token-cache.js";
+import { countTextTokensCached } from "../tokens/count-text.js";
 import { createHistoryStrategy, type HistoryStrategy } from "../summarization/history-strategy.js";
 import type { MissingToolResultPolicy } from "../summarization/message-groups.js";
 import { messageText } from "../summarization/transcript.js";

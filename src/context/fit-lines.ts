@@ -1,5 +1,4 @@
-import type { TokenEncoding } from "../tokens/count-text.js";
-import { countTextTokensCached } from "../tokens/text-token-cache.js";
+import { countTextTokensCached, type TokenEncoding } from "../tokens/count-text.js";
 
 /** A rendered prompt section and what it cost. */
 export interface FormattedSection {

@@ -1,6 +1,5 @@
 import type { ActiveRule } from "../state/types.js";
-import type { TokenEncoding } from "../tokens/count-text.js";
-import { countTextTokensCached } from "../tokens/text-token-cache.js";
+import { countTextTokensCached, type TokenEncoding } from "../tokens/count-text.js";
 import { emptySection, type FormattedSection } from "./fit-lines.js";
 
 export const RULES_HEADER = "Behavioral rules (learned from this user; follow them unless the current request says otherwise):";

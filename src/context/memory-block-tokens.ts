@@ -1,6 +1,5 @@
 import type { RetrievedMemory } from "../state/types.js";
-import type { TokenEncoding } from "../tokens/count-text.js";
-import { countTextTokensCached } from "../tokens/text-token-cache.js";
+import { countTextTokensCached, type TokenEncoding } from "../tokens/count-text.js";
 import { MEMORY_CONTEXT_CAVEAT, MEMORY_CONTEXT_HEADER, formatMemoryLine } from "./format-memories.js";
 
 type LineMemory = Pick<RetrievedMemory, "kind" | "text" | "createdAt">;

@@ -1,6 +1,5 @@
 import type { ActiveRule, ProfileDocument, RetrievedMemory } from "../state/types.js";
-import type { TokenEncoding } from "../tokens/count-text.js";
-import { countTextTokensCached } from "../tokens/text-token-cache.js";
+import { countTextTokensCached, type TokenEncoding } from "../tokens/count-text.js";
 import { fitLines, type FormattedSection } from "./fit-lines.js";
 import { formatMemoryContext, formatMemoryLine, MEMORY_CONTEXT_CAVEAT, MEMORY_CONTEXT_HEADER } from "./format-memories.js";
 import { formatProfile } from "./format-profile.js";

@@ -15,7 +15,7 @@ import type { ExportedRule } from "../procedural/rule-types.js";
 import { exportRule } from "../procedural/rule-queries.js";
 import { MemorySettingsStore, setOptedOutIn } from "./settings-store.js";
 import { consumeConfirmation, issueConfirmation } from "./confirmation-tokens.js";
-import { forgetOwners } from "../threads/verified-owners.js";
+import { forgetOwners } from "../threads/thread-owner.js";
 import { deleteThreadsAfterCommit, deleteUserDataIn, deleteUserJobsIn, type DeletedCounts, type ThreadDeletion } from "./user-data.js";
 import { USER_EXPORT_FORMAT, USER_EXPORT_VERSION, parseUserExport, type UserExport } from "./user-export.js";
 import { systemClock, type Clock } from "./clock.js";

@@ -18,7 +18,7 @@ import {
   DELETE_USER_THREADS_SQL,
   USER_THREADS_SQL,
 } from "./user-data-queries.js";
-import { forgetOwners } from "../threads/verified-owners.js";
+import { forgetOwners } from "../threads/thread-owner.js";
 import { deleteUserStoreItemsIn } from "../store/store-item-queries.js";
 
 /**

@@ -14,7 +14,7 @@ import type { SessionSummary } from "../state/types.js";
 import { createSummarizationNode, type SummarizationNodeOptions } from "../summarization/summarization-node.js";
 import { sealKey } from "../db/seal-keys.js";
 import { sealSummary, verifySummary } from "../state/summary-seal.js";
-import { requireThreadOwner } from "../threads/verified-owners.js";
+import { requireThreadOwner } from "../threads/thread-owner.js";
 import { memoryGetter, type MemoryProvider } from "./memory-source.js";
 import { isOfflineAnswer } from "./offline-responder.js";
 import { requireRunScope } from "./run-scope.js";

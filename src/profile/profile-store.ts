@@ -8,8 +8,7 @@ import { resolveUserScope } from "../store/scope.js";
 import { assertNotOptedOut } from "../store/opt-out.js";
 import { recordDeletion, type DeletionContext } from "../store/deletion-audit.js";
 import { fitProfile, type FormatProfileOptions } from "../context/format-profile.js";
-import { isPlainObject } from "../core/json.js";
-import { changedFields, mergePatch } from "./merge-patch.js";
+import { changedFields, isPlainObject, mergePatch } from "../core/json.js";
 import { resolveProfileSchema, validateProfile, type ProfileSchemaDefinition, type ResolvedProfileSchema } from "./profile-schema.js";
 import {
   DELETE_HISTORY_SQL,

@@ -7,7 +7,7 @@ import type { MemoryRepository, PreparedSearch } from "../store/memory-store.js"
 import type { CandidateSqlParams } from "../store/memory-queries.js";
 import type { CandidateCache } from "./candidate-cache.js";
 import type { ScoredMemory } from "../store/types.js";
-import { rememberOwner } from "../threads/verified-owners.js";
+import { rememberOwner } from "../threads/thread-owner.js";
 import type { ContextRead, ContextReadRequest, ContextReader } from "./context-reader.js";
 import { loadContext, type LoadContextInput, type LoadedContext } from "./load-context-queries.js";
 

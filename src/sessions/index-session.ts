@@ -5,7 +5,7 @@ import type { SessionSummary } from "../state/types.js";
 import type { MemoryRepository } from "../store/memory-store.js";
 import type { Memory } from "../store/types.js";
 import type { TokenEncoding } from "../tokens/count-text.js";
-import { requireThreadOwner } from "../threads/verified-owners.js";
+import { requireThreadOwner } from "../threads/thread-owner.js";
 import { sessionDocument } from "./session-document.js";
 import { sessionMemoryId } from "./session-memory-id.js";
 import { dropWithdrawn, isEmptyWithdrawal, mergeWithdrawals, recordWithdrawal, storedWithdrawal, withdrawalOf, type WithdrawnStatement } from "./withdrawal.js";

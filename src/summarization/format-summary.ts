@@ -1,6 +1,5 @@
 import type { FactRecency, SessionSummary, SummaryEntities } from "../state/types.js";
-import type { TokenEncoding } from "../tokens/count-text.js";
-import { countTextTokensCached } from "../tokens/text-token-cache.js";
+import { countTextTokensCached, type TokenEncoding } from "../tokens/count-text.js";
 import { ENTITY_KEYS, evictionOrder, recencyKey, type EntityKind } from "../summarization/entities.js";
 
 export const SUMMARY_HEADER =

@@ -1,2 +1,1 @@
-export { ownerOfConfigurable, threadScopeMismatch, type ThreadOwner } from "./thread-owner.js";
-export { requireThreadOwner } from "./verified-owners.js";
+export { ownerOfConfigurable, requireThreadOwner, threadScopeMismatch, type ThreadOwner } from "./thread-owner.js";

@@ -1,6 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { encodingForModel, type TokenEncoding } from "./count-text.js";
-import { countTextTokensCached } from "./text-token-cache.js";
+import { countTextTokensCached, encodingForModel, type TokenEncoding } from "./count-text.js";
 
 /**
  * Fixed costs of the chat format, as OpenAI documents them for its chat models: every message is

@@ -1,5 +1,6 @@
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
+import { BoundedCache } from "../cache/bounded-cache.js";
 import { countInPieces } from "./token-count-pieces.js";
 
 /** Tokenizer encodings we count with (offline, bundled in `gpt-tokenizer`). */
@@ -37,4 +38,36 @@ export function countTextTokens(text: string, encoding: TokenEncoding = "o200k_b
   if (!text) return 0;
   // Piece by piece: the encoder is quadratic in a run without spaces (see token-count-pieces.ts).
   return countInPieces(text, TOKEN_ENCODERS[encoding === "cl100k_base" ? "cl100k_base" : "o200k_base"]);
+}
+
+/** Strings shorter than this are tokenized directly: a Map lookup would not be cheaper. */
+const MIN_CACHED_LENGTH = 16;
+/** Longer strings are counted each time: the cache is bounded by entries, and keys are held whole. */
+const MAX_CACHED_LENGTH = 16_384;
+/** Bound on cached strings per encoding; the oldest entries are evicted first. */
+const MAX_ENTRIES = 20_000;
+
+const caches: Record<TokenEncoding, BoundedCache<string, number>> = {
+  o200k_base: new BoundedCache(MAX_ENTRIES),
+  cl100k_base: new BoundedCache(MAX_ENTRIES),
+};
+
+/**
+ * Token count of a string with a bounded, process-wide cache keyed by the exact text.
+ *
+ * Why: messages loaded from a checkpoint are fresh objects every turn, so a per-object cache
+ * misses after each load; the same content strings come back, so a cache keyed by text keeps
+ * `buildContext` well under a millisecond on long threads.
+ *
+ * @example
+ * countTextTokensCached("Prefers metric units.") // → 5 (tokenized once, then looked up)
+ */
+export function countTextTokensCached(text: string, encoding: TokenEncoding = "o200k_base"): number {
+  if (text.length < MIN_CACHED_LENGTH || text.length > MAX_CACHED_LENGTH) return countTextTokens(text, encoding);
+  return caches[encoding].getOrCompute(text, (t) => countTextTokens(t, encoding));
+}
+
+/** Empty the text token caches (benchmarks use it to measure cold runs). */
+export function clearTextTokenCache(): void {
+  for (const cache of Object.values(caches)) cache.clear();
 }

@@ -15,7 +15,7 @@ import type { MemoryWriteOptions } from "../extraction/write/write-options.js";
 import type { WriteReport } from "../extraction/write/write-report.js";
 import { emptyWriteReport } from "../extraction/write/write-report.js";
 import { resolveWriteRun } from "../extraction/write/write-run.js";
-import { requireThreadOwner } from "../threads/verified-owners.js";
+import { requireThreadOwner } from "../threads/thread-owner.js";
 import { toolCallContext, toolResult, type ToolCallContext } from "./tool-context.js";
 
 export const MANAGE_MEMORY_TOOL_NAME = "manage_memory";

@@ -6,7 +6,7 @@ import type { WriteTargets } from "../extraction/write/write-options.js";
 import { MEMORY_KINDS } from "../state/types.js";
 import type { MemoryRepository } from "../store/memory-store.js";
 import type { MemorySearchOptions } from "../store/types.js";
-import { requireThreadOwner } from "../threads/verified-owners.js";
+import { requireThreadOwner } from "../threads/thread-owner.js";
 import { toolCallContext, toolResult, type ToolCallContext } from "./tool-context.js";
 
 export const SEARCH_MEMORY_TOOL_NAME = "search_memory";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Database } from "../../src/db/database.js";
 import { ProfileStore } from "../../src/profile/profile-store.js";
 import { DEFAULT_PROFILE_PRIORITIES } from "../../src/profile/profile-schema.js";
-import { mergePatch } from "../../src/profile/merge-patch.js";
+import { mergePatch } from "../../src/core/json.js";
 import { MemorySettingsStore } from "../../src/controls/settings-store.js";
 import { fitProfile, formatProfile } from "../../src/context/format-profile.js";
 import { countTextTokens } from "../../src/tokens/count-text.js";

@@ -7,7 +7,7 @@ import { summarizeMessages } from "../../summarization/summarize-messages.js";
 import { DEFAULT_SUMMARY_SHARE } from "../../summarization/summarization-node.js";
 import { countTokens } from "../../tokens/count-messages.js";
 import { trimHistory } from "../../summarization/trim-history.js";
-import { clearTextTokenCache } from "../../tokens/text-token-cache.js";
+import { clearTextTokenCache } from "../../tokens/count-text.js";
 import type { Benchmark } from "./benchmark.js";
 import { ratio, round, summarize, table, writeJson } from "./stats.js";
 

@@ -2,7 +2,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { ErrorCodes, MemoryError, invalidInput, isMemoryError } from "../../errors.js";
 import { JobQueue } from "../../jobs/job-queue.js";
 import { scopeFromConfig } from "../../core/scope.js";
-import { requireThreadOwner } from "../../threads/verified-owners.js";
+import { requireThreadOwner } from "../../threads/thread-owner.js";
 import type { MemoryRepository } from "../../store/memory-store.js";
 import { EXTRACTION_QUEUE, type ExtractionJobPayload } from "./extraction-payload.js";
 import { createMemoryExtractionNode, type ExtractionNodeState, type ExtractionNodeUpdate, type MemoryExtractionNodeOptions } from "./memory-extraction-node.js";

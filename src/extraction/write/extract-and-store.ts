@@ -4,7 +4,7 @@ import { isOptedOut, writeCandidates } from "./write-candidates.js";
 import type { MemoryWriteOptions, WriteAttribution, WriteCandidatesOptions } from "./write-options.js";
 import { emptyWriteReport, type WriteReport } from "./write-report.js";
 import { requireUserScope } from "./write-run.js";
-import { requireThreadOwner } from "../../threads/verified-owners.js";
+import { requireThreadOwner } from "../../threads/thread-owner.js";
 
 export interface ExtractAndStoreOptions extends MemoryWriteOptions, Omit<WriteAttribution, "writer">, ExtractMemoriesOptions, Pick<WriteCandidatesOptions, "beforeWrite"> {
   /** Default `"extraction"`. */

@@ -1,5 +1,5 @@
 import { ErrorCodes, isMemoryError } from "../../errors.js";
-import { requireThreadOwner } from "../../threads/verified-owners.js";
+import { requireThreadOwner } from "../../threads/thread-owner.js";
 import type { MemoryCandidate } from "../candidate.js";
 import { applyWritePolicy } from "../write-policy.js";
 import type { UserScope } from "../../core/scope.js";
