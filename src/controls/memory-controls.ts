@@ -1,11 +1,10 @@
 import type { Database, Queryable } from "../db/database.js";
 import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
 import type { ChangeSource } from "../core/change-source.js";
-import type { UserScope } from "../core/scope.js";
+import { resolveUserScope, type UserScope } from "../core/scope.js";
 import type { ControlsTarget } from "./controls-target.js";
 import type { MemoryKind } from "../state/types.js";
 import { MemoryRepository, deleteMemoriesIn } from "../store/memory-store.js";
-import { resolveUserScope } from "../store/scope.js";
 import { readOptedOut, optedOut as optedOutError } from "../store/opt-out.js";
 import { readDeletionAudit, recordDeletion, type DeletionAuditEntry } from "../store/deletion-audit.js";
 import type { ExportedMemory, Memory } from "../store/types.js";

@@ -1,8 +1,7 @@
 import type { Database, Queryable } from "../db/database.js";
 import { invalidInput } from "../errors.js";
-import type { UserScope } from "../core/scope.js";
+import { resolveUserScope, type UserScope } from "../core/scope.js";
 import type { SettingsTarget } from "./settings-target.js";
-import { resolveUserScope } from "../store/scope.js";
 import { readOptedOut } from "../store/opt-out.js";
 import { CLEAR_OPTED_OUT_SQL, IMPORT_SETTINGS_SQL, SELECT_SETTINGS_SQL, SET_OPTED_OUT_SQL } from "./settings-store-queries.js";
 

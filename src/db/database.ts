@@ -43,6 +43,11 @@ export interface DbScope {
   userId?: string | null;
 }
 
+/** The transaction scope row-level security reads, of a resolved memory scope (a global one carries none). */
+export function dbScopeOf(scope: { tenantId: string | null; userId: string | null }): DbScope | undefined {
+  return scope.tenantId === null ? undefined : { tenantId: scope.tenantId, userId: scope.userId };
+}
+
 export interface TransactionOptions {
   scope?: DbScope;
 }

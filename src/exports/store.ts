@@ -17,7 +17,7 @@ export { MemoryRepository, type MemoryRepositoryOptions } from "../store/memory-
 export type { LangGraphStoreOptions, LangGraphStoreIndex } from "../store/langgraph-store.js";
 export { MEMORIES_NAMESPACE, type MemoryItemValue } from "../store/memory-namespace.js";
 export type { ExportedStoreItem } from "../store/store-item-queries.js";
-export type { MemoryScope } from "../store/scope.js";
+export type { MemoryScope } from "../core/scope.js";
 export {
   MEMORY_ORIGINS,
   type Memory,

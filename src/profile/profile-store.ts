@@ -1,10 +1,9 @@
 import type { Database, Queryable } from "../db/database.js";
 import { invalidInput } from "../errors.js";
 import type { ChangeSource } from "../core/change-source.js";
-import type { UserScope } from "../core/scope.js";
+import { resolveUserScope, type UserScope } from "../core/scope.js";
 import type { ProfileTarget } from "./profile-target.js";
 import type { ProfileDocument } from "../state/types.js";
-import { resolveUserScope } from "../store/scope.js";
 import { assertNotOptedOut } from "../store/opt-out.js";
 import { recordDeletion, type DeletionContext } from "../store/deletion-audit.js";
 import { fitProfile, type FormatProfileOptions } from "../context/format-profile.js";

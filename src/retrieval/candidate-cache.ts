@@ -12,10 +12,10 @@
  * reads), and entries older than `maxAgeMs` are refilled, which bounds how long another process's
  * marks (recency) can be missed.
  */
-import type { Database } from "../db/database.js";
+import { type Database, dbScopeOf } from "../db/database.js";
 import { invalidInput } from "../errors.js";
 import type { CandidateRow, CandidateSqlParams } from "../store/memory-queries.js";
-import { dbScopeOf, type ResolvedScope } from "../store/scope.js";
+import type { ResolvedScope } from "../core/scope.js";
 import type { CandidateCacheOptions, MemoryUsageListener, UserMemoryScope } from "../store/memory-usage-events.js";
 import { readUserMemories } from "./candidate-cache-queries.js";
 import { CachedUserMemories, type CachedMemory } from "./cached-candidates.js";
@@ -129,7 +129,7 @@ export class CandidateCache implements MemoryUsageListener {
     const fill = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => this.beforeRead?.())
       .then(() => this.lateMarks.set(key, []))
-      .then(() => this.db.transaction((tx) => readUserMemories(tx, scope.tenantId!, scope.userId!), { scope: dbScopeOf(scope as ResolvedScope) }))
+      .then(() => this.db.transaction((tx) => readUserMemories(tx, scope.tenantId!, scope.userId!), { scope: dbScopeOf(scope) }))
       .then((read) => {
         this.counts.fills++;
         if (read.version === null || read.memories.length > this.maxMemories) return;

@@ -1,7 +1,7 @@
 import { BaseRetriever, type BaseRetrieverInput } from "@langchain/core/retrievers";
 import { Document } from "@langchain/core/documents";
 import type { MemoryRepository } from "../store/memory-store.js";
-import type { MemoryScope } from "../store/scope.js";
+import type { MemoryScope } from "../core/scope.js";
 import type { MemorySearchOptions } from "../store/types.js";
 
 export interface MemoryRetrieverInput extends BaseRetrieverInput {

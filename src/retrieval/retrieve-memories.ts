@@ -2,7 +2,7 @@ import type { RetrievedMemory } from "../state/types.js";
 import { memoryBlockTokens, memoryHeaderTokens, memoryLineTokenCount, memoryLineTokens } from "../context/memory-block-tokens.js";
 import type { TokenEncoding } from "../tokens/count-text.js";
 import type { MemoryRepository } from "../store/memory-store.js";
-import type { MemoryScope } from "../store/scope.js";
+import type { MemoryScope } from "../core/scope.js";
 import type { MemorySearchOptions, ScoredMemory } from "../store/types.js";
 
 export interface RetrieveOptions extends Omit<MemorySearchOptions, "queryEmbedding"> {

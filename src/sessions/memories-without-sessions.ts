@@ -1,7 +1,7 @@
 import { capMemoriesByTokens, toRetrievedMemory, type RetrieveOptions, type RetrieveResult } from "../retrieval/retrieve-memories.js";
 import { invalidInput } from "../errors.js";
 import type { MemoryRepository } from "../store/memory-store.js";
-import type { MemoryScope } from "../store/scope.js";
+import type { MemoryScope } from "../core/scope.js";
 import { isSessionMemory } from "./session-metadata.js";
 
 /** Extra ranks searched so session memories set aside do not shrink the memories' top k. */

@@ -15,7 +15,7 @@ import { MEMORY_KINDS, type MemoryKind } from "../state/types.js";
 import { checkWellFormed } from "../core/well-formed-text.js";
 import { strictJson } from "../core/json.js";
 import { sensitiveCategoryIn, sensitiveContent } from "../sensitive/sensitive-content.js";
-import type { ResolvedScope } from "./scope.js";
+import type { ResolvedScope } from "../core/scope.js";
 import { MEMORY_ORIGINS, type ExportedMemory, type MemoryOrigin, type MemorySearchOptions, type NewMemory } from "./types.js";
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

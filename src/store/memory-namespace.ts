@@ -7,8 +7,7 @@ import { createHash } from "node:crypto";
 import type { Item } from "@langchain/langgraph-checkpoint";
 import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
 import { isPlainObject } from "../core/json.js";
-import { readScopeId } from "../core/scope.js";
-import type { UserScope } from "../core/scope.js";
+import { readScopeId, type UserScope } from "../core/scope.js";
 import type { Memory, MemoryOrigin, MemorySource, NewMemory, MemoryPatch } from "./types.js";
 import type { MemoryKind } from "../state/types.js";
 

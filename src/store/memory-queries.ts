@@ -2,7 +2,7 @@
  * Named SQL of the typed memory door. Scope predicates are built from fixed fragments (never from
  * caller text): every statement filters by tenant and user on the server side.
  */
-import type { ResolvedScope } from "./scope.js";
+import type { ResolvedScope } from "../core/scope.js";
 import { MEMORY_COLUMNS, vectorLiteral, type MemoryRow } from "./memory-row.js";
 import { notOptedOutSql } from "./opt-out.js";
 

@@ -4,7 +4,7 @@
  * come from fixed fragments (`exactScopeSql`, `visibleScopeSql`, `readGateSql`), never from caller
  * text: every statement filters by tenant and user on the server side.
  */
-import type { ResolvedScope } from "./scope.js";
+import type { ResolvedScope } from "../core/scope.js";
 import type { CheckedMemory } from "./memory-input-schemas.js";
 import { MEMORY_COLUMNS, vectorLiteral } from "./memory-row.js";
 import { ACTIVE_SQL, exactScopeSql, readGateSql, visibleScopeSql } from "./memory-queries.js";

@@ -4,11 +4,11 @@
  * scope, checks its input (`memory-input-schemas.ts`) and runs its named statements
  * (`memory-record-queries.ts`, `memory-queries.ts`) in a transaction carrying the scope.
  */
-import type { Database, Queryable } from "../db/database.js";
+import { type Database, dbScopeOf, type Queryable } from "../db/database.js";
 import { ErrorCodes, MemoryError, invalidInput } from "../errors.js";
 import type { MemoryKind } from "../state/types.js";
 import { dimensionMismatch, normalize, validateVector } from "../embeddings/vector.js";
-import { dbScopeOf, resolveScope, type MemoryScope, type ResolvedScope } from "./scope.js";
+import { resolveScope, type MemoryScope, type ResolvedScope } from "../core/scope.js";
 import { memoryFromRow, type MemoryRow } from "./memory-row.js";
 import { INSERT_MEMORIES_SQL, nearestMemoriesSql } from "./memory-queries.js";
 import {

@@ -4,7 +4,7 @@
  * embedder), and BM25 + vector fusion over the candidate rows (`rankCandidates`). The load-memory
  * node runs the halves around a statement of its own; `search` runs them in one transaction.
  */
-import type { Database, Queryable } from "../db/database.js";
+import { type Database, dbScopeOf, type Queryable } from "../db/database.js";
 import type { RetrievalConfig } from "../config.js";
 import type { MemoryKind } from "../state/types.js";
 import { LocalHashingEmbeddings } from "../embeddings/hashing-embeddings.js";
@@ -12,7 +12,7 @@ import { normalize, validateVector } from "../embeddings/vector.js";
 import { storableText } from "../core/well-formed-text.js";
 import { VocabularyBridge, type BridgeTerm } from "../language/lexicon/index.js";
 import { contentWords } from "../embeddings/text-features.js";
-import { dbScopeOf, resolveScope, type MemoryScope, type ResolvedScope } from "./scope.js";
+import { resolveScope, type MemoryScope, type ResolvedScope } from "../core/scope.js";
 import { memoryFromRow } from "./memory-row.js";
 import { hybridCandidatesSql, type CandidateRow, type CandidateSqlParams } from "./memory-queries.js";
 import { rankHybrid, type Candidate } from "./hybrid-scoring.js";

@@ -4,7 +4,7 @@ import { RetrievalSchema, WritePolicySchema, type RetrievalConfig, type WritePol
 import type { MemoryKind } from "../state/types.js";
 import { LocalHashingEmbeddings } from "../embeddings/hashing-embeddings.js";
 import { embedderIdOf } from "../embeddings/create-embeddings.js";
-import type { MemoryScope, ResolvedScope } from "./scope.js";
+import type { MemoryScope, ResolvedScope } from "../core/scope.js";
 import type { CandidateRow, CandidateSqlParams } from "./memory-queries.js";
 import type { DeletionContext } from "./deletion-audit.js";
 import type { BridgeTerm } from "../language/lexicon/index.js";

@@ -3,8 +3,8 @@
  * those objects restored as they were (ids, dates, use counts, links), re-embedded with this
  * store's embedder (exports carry no vectors).
  */
-import type { Queryable } from "../db/database.js";
-import { dbScopeOf, resolveScope, type MemoryScope, type ResolvedScope } from "./scope.js";
+import { dbScopeOf, type Queryable } from "../db/database.js";
+import { resolveScope, type MemoryScope, type ResolvedScope } from "../core/scope.js";
 import { exportMemory, memoryFromRow, type MemoryRow } from "./memory-row.js";
 import { IMPORT_MEMORIES_SQL, exportMemoriesSql, newMemoryParams } from "./memory-record-queries.js";
 import { assertWritable, type MemoryRecordParts } from "./memory-records.js";

@@ -4,7 +4,7 @@
  * without the store knowing it: the store publishes, the cache subscribes where the parts are
  * assembled (`createMemory`, `candidateCacheOf`). The store never imports the retrieval layer.
  */
-import type { ResolvedScope } from "./scope.js";
+import type { ResolvedScope } from "../core/scope.js";
 
 /** A user's scope, as events name it. */
 export type UserMemoryScope = Pick<ResolvedScope, "tenantId" | "userId"> & { level: "user" };

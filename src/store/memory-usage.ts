@@ -4,8 +4,8 @@
  * (`markUsedLater`, over `pending-usage.ts`); and the door's usage events
  * ({@link MemoryUsageListener}) for what is built over the store.
  */
-import type { Database } from "../db/database.js";
-import { dbScopeOf, resolveScope, type MemoryScope, type ResolvedScope } from "./scope.js";
+import { type Database, dbScopeOf } from "../db/database.js";
+import { resolveScope, type MemoryScope, type ResolvedScope } from "../core/scope.js";
 import { PendingUsage, USAGE_FLUSH_DELAY_MS } from "./pending-usage.js";
 import { markUsedSql } from "./memory-record-queries.js";
 import { IdListSchema, MemoryIdSchema, parseInclude, parseInput, DelayMsSchema } from "./memory-input-schemas.js";

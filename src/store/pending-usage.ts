@@ -11,8 +11,8 @@
  * `flush()`. The store's own reads of usage fields (`get`, `list`, `export`) flush first, so this
  * process always reads its own marks; `search` does not wait (its recency may lag by the delay).
  */
-import type { Database, Queryable } from "../db/database.js";
-import { dbScopeOf, type ResolvedScope } from "./scope.js";
+import { type Database, dbScopeOf, type Queryable } from "../db/database.js";
+import type { ResolvedScope } from "../core/scope.js";
 import { markUsedBatchSql } from "./memory-queries.js";
 
 export interface UsageMark {

@@ -1,6 +1,5 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { scopeFromConfig } from "../core/scope.js";
-import type { UserScope } from "../core/scope.js";
+import { scopeFromConfig, type UserScope } from "../core/scope.js";
 import { runIdFromConfig } from "../extraction/node/run-config.js";
 
 /** Whose memory a tool call touches and where it came from — always from the run's config, never from the model's arguments. */

@@ -8,7 +8,7 @@ import { MemoryRepository } from "../../src/store/memory-store.js";
 import { reembedMemories } from "../../src/store/reembed.js";
 import { loadContext } from "../../src/retrieval/load-context-queries.js";
 import { LocalHashingEmbeddings } from "../../src/embeddings/hashing-embeddings.js";
-import type { MemoryScope } from "../../src/store/scope.js";
+import type { MemoryScope } from "../../src/core/scope.js";
 import { openTestDatabase, uniqueSchema } from "../helpers/db.js";
 
 /** The ANN function's signature, for ALTER FUNCTION … SET langgraph_memory.ann_min_rows. */

@@ -15,7 +15,7 @@ import { EXTRACTION_QUEUE, createExtractionJobHandler, createScheduleExtractionN
 import type { WriteReport } from "../../src/extraction/write/index.js";
 import { JobQueue, JobWorker, type JobEvent, type JobHandler } from "../../src/jobs/index.js";
 import { MemoryRepository } from "../../src/store/memory-store.js";
-import type { MemoryScope } from "../../src/store/scope.js";
+import type { MemoryScope } from "../../src/core/scope.js";
 import type { Memory, NewMemory } from "../../src/store/types.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";
 

@@ -23,7 +23,7 @@ import { isWellFormedText } from "../../src/core/well-formed-text.js";
 import { MEMORY_KINDS } from "../../src/state/types.js";
 import { LangGraphStore } from "../../src/store/langgraph-store.js";
 import { MemoryRepository } from "../../src/store/memory-store.js";
-import { resolveUserScope } from "../../src/store/scope.js";
+import { resolveUserScope } from "../../src/core/scope.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";
 import { protectedRowsChecksum } from "./helpers/checksum.js";
 import { deepJson, hostileId, hostileJson, hostileText, hostileVector, nastyString } from "./helpers/hostile.js";

@@ -2,11 +2,10 @@
  * One rule for a scope's ids (issue 20, item 2): every door that takes a tenant and a user reads
  * them by `readScopeId`, so a value either passes all of them, as the same id, or none.
  */
-import { MAX_SCOPE_ID_CHARS, parseScope, readScopeId, scopeFromConfig } from "../../src/core/scope.js";
+import { MAX_SCOPE_ID_CHARS, parseScope, readScopeId, resolveUserScope, scopeFromConfig } from "../../src/core/scope.js";
 import { requireRunScope } from "../../src/graph/run-scope.js";
 import { requireUserScope } from "../../src/extraction/write/write-run.js";
 import { checkScope } from "../../src/sessions/index-session.js";
-import { resolveUserScope } from "../../src/store/scope.js";
 import { ownerOfConfigurable } from "../../src/threads/thread-owner.js";
 
 /** Every scope door, given one user id: the id it keeps, or the error code it throws. */

@@ -1,4 +1,4 @@
-import { resolveScope } from "../../src/store/scope.js";
+import { resolveScope } from "../../src/core/scope.js";
 import { checkWellFormed, isWellFormedText } from "../../src/core/well-formed-text.js";
 import { requireRunScope } from "../../src/graph/run-scope.js";
 import { checkScope, checkThreadId } from "../../src/sessions/index-session.js";

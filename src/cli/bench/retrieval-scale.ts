@@ -9,7 +9,7 @@ import { openDatabase } from "../../db/open.js";
 import type { Database } from "../../db/database.js";
 import { LocalHashingEmbeddings } from "../../embeddings/hashing-embeddings.js";
 import { MemoryRepository } from "../../store/memory-store.js";
-import type { MemoryScope } from "../../store/scope.js";
+import type { MemoryScope } from "../../core/scope.js";
 import { MEMORY_KINDS } from "../../state/types.js";
 import { ErrorCodes, MemoryError } from "../../errors.js";
 import { ProgressBar } from "../progress.js";

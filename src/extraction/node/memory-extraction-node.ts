@@ -1,11 +1,10 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { scopeFromConfig } from "../../core/scope.js";
+import { scopeFromConfig, type UserScope } from "../../core/scope.js";
 import type { ExtractMemoriesOptions } from "../extract-memories.js";
 import { extractAndStore } from "../write/extract-and-store.js";
 import type { MemoryWriteOptions } from "../write/write-options.js";
 import type { WriteReport } from "../write/write-report.js";
-import type { UserScope } from "../../core/scope.js";
 import { runIdFromConfig, threadIdFromConfig } from "./run-config.js";
 import { newMessagesStart } from "./serialize-messages.js";
 

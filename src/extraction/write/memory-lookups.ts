@@ -7,10 +7,9 @@
 import type { Database } from "../../db/database.js";
 import { ACTIVE_SQL, exactScopeSql } from "../../store/memory-queries.js";
 import { memoryFromRow, type MemoryRow } from "../../store/memory-row.js";
-import { resolveScope } from "../../store/scope.js";
+import { resolveScope, type UserScope } from "../../core/scope.js";
 import type { Memory } from "../../store/types.js";
 import type { MemoryKind } from "../../state/types.js";
-import type { UserScope } from "../../core/scope.js";
 import { linkSupersededSql, memoriesWithWordsSql, slotMemoriesSql } from "./memory-lookups-queries.js";
 
 const MAX_ROWS = 200;
