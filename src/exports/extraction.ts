@@ -15,8 +15,9 @@ export {
 } from "../extraction/write-policy.js";
 export { MEMORY_EXTRACTION_PROMPT, MemoryExtractionSchema } from "../extraction/llm/prompt.js";
 export { EXTRACTION_TAGS } from "../extraction/llm/llm-extractor.js";
-export { collectExtractionSources, UNTRUSTED_CONTENT_FLAG, type ExtractionConversation } from "../extraction/sources.js";
-export { CANDIDATE_KINDS, type MemoryCandidate, type ExtractionSource, type VerifiedOutcome, type CandidateKind, type ExtractionResult } from "../extraction/candidate.js";
+export { collectExtractionSources, type ExtractionConversation } from "../extraction/sources.js";
+export { UNTRUSTED_CONTENT_FLAG } from "../core/user-authored.js";
+export { CANDIDATE_KINDS, type MemoryCandidate, type ExtractionSource, type VerifiedOutcome, type CandidateKind, type ExtractionResult } from "../core/candidate.js";
 
 // ── Sensitive content ────────────────────────────────────────────────────────────────────────
 export { detectSensitive, isStorable, primaryCategory, type StorableOptions } from "../sensitive/detect-sensitive.js";

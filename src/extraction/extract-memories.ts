@@ -1,7 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import type { ExtractionResult } from "./candidate.js";
+import type { ExtractionResult } from "../core/candidate.js";
 import { extractWithModel, type LlmExtractorOptions } from "./llm/llm-extractor.js";
-import { extractWithRules } from "./rules/rule-extractor.js";
+import { extractWithRules } from "../rule-extractor/rule-extractor.js";
 import { collectExtractionSources, type ExtractionConversation, type SourceOptions } from "./sources.js";
 import { applyWritePolicy, type WritePolicyOptions, type WritePolicyResult } from "./write-policy.js";
 

@@ -13,7 +13,8 @@ export { detectSensitive, isStorable, primaryCategory, type StorableOptions } fr
 export { SENSITIVE_CATEGORIES, SPECIAL_CATEGORIES, type SensitiveCategory, type SpecialCategory, type SensitiveFinding } from "../sensitive/categories.js";
 export { MEMORY_EXTRACTION_PROMPT, JSON_OUTPUT_INSTRUCTIONS, MemoryExtractionSchema } from "./llm/prompt.js";
 export { EXTRACTION_TAGS } from "./llm/llm-extractor.js";
-export { collectExtractionSources, UNTRUSTED_CONTENT_FLAG, type ExtractionConversation } from "./sources.js";
+export { collectExtractionSources, type ExtractionConversation } from "./sources.js";
+export { UNTRUSTED_CONTENT_FLAG } from "../core/user-authored.js";
 export {
   CANDIDATE_KINDS,
   type MemoryCandidate,
@@ -21,4 +22,4 @@ export {
   type VerifiedOutcome,
   type CandidateKind,
   type ExtractionResult,
-} from "./candidate.js";
+} from "../core/candidate.js";

@@ -1,14 +1,8 @@
 import { coerceMessageLikeToMessage, type BaseMessage, type BaseMessageLike } from "@langchain/core/messages";
 import { invalidInput } from "../errors.js";
 import { storableText } from "../core/well-formed-text.js";
-import type { ExtractionSource, VerifiedOutcome } from "./candidate.js";
-
-/**
- * Set `additional_kwargs[UNTRUSTED_CONTENT_FLAG] = true` on a human-typed message that actually
- * carries third-party text (a RAG app that pastes retrieved documents into the user turn): the
- * extractors then never read it.
- */
-export const UNTRUSTED_CONTENT_FLAG = "langgraph_memory_untrusted";
+import type { ExtractionSource, VerifiedOutcome } from "../core/candidate.js";
+import { isUserAuthored } from "../core/user-authored.js";
 
 /** A conversation: graph-state messages, optionally with outcomes the app verified. */
 export type ExtractionConversation =
@@ -29,12 +23,6 @@ export interface CollectedSources {
   context: ExtractionSource[];
   /** Messages that are not user-authored (AI, tool, system, flagged): never read. */
   skippedMessages: number;
-}
-
-/** Default trust test: the human role, minus messages the app flagged as carrying third-party text. */
-export function isUserAuthored(message: BaseMessage): boolean {
-  if (message.getType() !== "human") return false;
-  return message.additional_kwargs?.[UNTRUSTED_CONTENT_FLAG] !== true;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { WritePolicySchema, type WritePolicyConfig } from "../config.js";
 import { invalidInput } from "../errors.js";
 import { isWellFormedText } from "../core/well-formed-text.js";
-import { TRUSTED_SOURCES, type CandidateAction, type CandidateKind, type ExtractionSource, type ExtractorName, type MemoryCandidate } from "./candidate.js";
+import { TRUSTED_SOURCES, type CandidateAction, type CandidateKind, type ExtractionSource, type ExtractorName, type MemoryCandidate } from "../core/candidate.js";
 import { isSpecialCategory, type SensitiveCategory, type SensitiveFinding } from "../sensitive/categories.js";
 import { blockingFindings, detectSensitive, primaryCategory } from "../sensitive/detect-sensitive.js";
 

@@ -7,7 +7,7 @@ import { summarizeMessages } from "../summarization/summarize-messages.js";
 import type { Summarizer } from "../summarization/summarizer.js";
 import { messageText } from "../summarization/transcript.js";
 import { countTokens } from "../tokens/count-messages.js";
-import { draftsFromMessage } from "../extraction/rules/rule-extractor.js";
+import { draftsFromMessage } from "../rule-extractor/rule-extractor.js";
 import { requireThreadOwner } from "../threads/thread-owner.js";
 import { indexSession, type IndexSessionOptions, type IndexSessionResult, type SessionScope } from "./index-session.js";
 import { secretValuesIn } from "./redact-summary.js";

@@ -11,7 +11,7 @@
  * assistant that echoes an instruction from a tool result must not launder it into memory.
  */
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
-import { isUserAuthored } from "../extraction/sources.js";
+import { isUserAuthored } from "../core/user-authored.js";
 import { messageText } from "../summarization/transcript.js";
 import { withoutToolTraffic } from "./withdrawn-statements.js";
 

@@ -2,7 +2,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { BudgetsSchema } from "../config.js";
 import { ErrorCodes, invalidInput, isMemoryError } from "../errors.js";
-import { redactSecrets } from "../extraction/write/redaction.js";
+import { redactSecrets } from "../sensitive/redaction.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { JobHandler } from "../jobs/job-worker.js";
 import type { SessionSummary } from "../state/types.js";

@@ -8,7 +8,7 @@ import { describe, expect, it } from "@jest/globals";
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
 import { BaseChatModel, type BindToolsInput } from "@langchain/core/language_models/chat_models";
 import { AIMessage, AIMessageChunk, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { UNTRUSTED_CONTENT_FLAG } from "../../src/extraction/sources.js";
+import { UNTRUSTED_CONTENT_FLAG } from "../../src/core/user-authored.js";
 import type { ChatResult } from "@langchain/core/outputs";
 import { END, MemorySaver, START, StateGraph } from "@langchain/langgraph";
 import { buildContext } from "../../src/context/build-context.js";

@@ -4,7 +4,7 @@
  */
 import { HumanMessage } from "@langchain/core/messages";
 import type { Database } from "../../src/db/database.js";
-import type { MemoryCandidate } from "../../src/extraction/candidate.js";
+import type { MemoryCandidate } from "../../src/core/candidate.js";
 import { extractAndStore, writeCandidates, type WriteReport } from "../../src/extraction/write/index.js";
 import { MemoryRepository } from "../../src/store/memory-store.js";
 import { openTestDatabase, testEngines } from "../helpers/db.js";

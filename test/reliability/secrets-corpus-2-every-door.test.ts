@@ -18,7 +18,7 @@ import { join } from "node:path";
 import type { Database } from "../../src/db/database.js";
 import { isStorable } from "../../src/extraction/index.js";
 import { importJsonlFile } from "../../src/extraction/write/index.js";
-import { redactSecrets } from "../../src/extraction/write/redaction.js";
+import { redactSecrets } from "../../src/sensitive/redaction.js";
 import { memoryToolsFor, writeTargetsOf } from "../../src/graph/index.js";
 import { createMemory, type LangGraphMemory } from "../../src/memory.js";
 import { redactSensitive, secretValuesIn } from "../../src/sessions/index.js";

@@ -11,7 +11,7 @@ import { isMemoryError } from "../../src/errors.js";
 import { extractMemories, extractStorableMemories } from "../../src/extraction/extract-memories.js";
 import { EXTRACTION_RUN_NAME, EXTRACTION_TAGS, EXTRACTION_TOOL_NAME } from "../../src/extraction/llm/llm-extractor.js";
 import { JSON_OUTPUT_INSTRUCTIONS, MEMORY_EXTRACTION_PROMPT } from "../../src/extraction/llm/prompt.js";
-import { UNTRUSTED_CONTENT_FLAG } from "../../src/extraction/sources.js";
+import { UNTRUSTED_CONTENT_FLAG } from "../../src/core/user-authored.js";
 import { RecordingChatModel } from "../helpers/fake-chat-model.js";
 
 const memory = (text: string, source_id: string, extra: Record<string, unknown> = {}) => ({

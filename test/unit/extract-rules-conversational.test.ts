@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "@jest/globals";
 import { HumanMessage } from "@langchain/core/messages";
-import type { MemoryCandidate } from "../../src/extraction/candidate.js";
+import type { MemoryCandidate } from "../../src/core/candidate.js";
 import { extractMemories } from "../../src/extraction/extract-memories.js";
 
 async function fromUtterance(text: string): Promise<MemoryCandidate[]> {

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "@jest/globals";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
-import type { MemoryCandidate } from "../../src/extraction/candidate.js";
+import type { MemoryCandidate } from "../../src/core/candidate.js";
 import { extractMemories, extractStorableMemories } from "../../src/extraction/extract-memories.js";
-import { UNTRUSTED_CONTENT_FLAG } from "../../src/extraction/sources.js";
+import { UNTRUSTED_CONTENT_FLAG } from "../../src/core/user-authored.js";
 
 async function fromUtterance(text: string): Promise<MemoryCandidate[]> {
   const { memories, diagnostics } = await extractMemories([new HumanMessage({ id: "m1", content: text })]);

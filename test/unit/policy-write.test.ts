@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { WritePolicySchema } from "../../src/config.js";
 import { isMemoryError } from "../../src/errors.js";
-import type { ExtractionSource, MemoryCandidate } from "../../src/extraction/candidate.js";
+import type { ExtractionSource, MemoryCandidate } from "../../src/core/candidate.js";
 import { applyWritePolicy } from "../../src/extraction/write-policy.js";
 
 const user = (id: string, text: string, index = 0): ExtractionSource => ({ id, text, origin: "user", index });

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { serializeMessage } from "../../src/extraction/node/serialize-messages.js";
 import { isSpecialCategory } from "../../src/sensitive/categories.js";
 import { detectSecretsAndIdentifiers, detectSensitive } from "../../src/sensitive/detect-sensitive.js";
-import { redactSecrets } from "../../src/extraction/write/redaction.js";
+import { redactSecrets } from "../../src/sensitive/redaction.js";
 import { CORPUS_SECRET_VALUES, DIABETES_GLUED, DIABETES_GLUED_SECRET, allowedPiece, survivingPiece } from "./fixtures/secret-overlap-cases.js";
 
 interface Corpus {

@@ -9,11 +9,11 @@
  */
 import { describe, expect, it } from "@jest/globals";
 import { HumanMessage } from "@langchain/core/messages";
-import type { ExtractionSource, MemoryCandidate } from "../../src/extraction/candidate.js";
+import type { ExtractionSource, MemoryCandidate } from "../../src/core/candidate.js";
 import { serializeMessage } from "../../src/extraction/node/serialize-messages.js";
 import { groupOf, isSpecialCategory } from "../../src/sensitive/categories.js";
 import { detectSensitive, isStorable } from "../../src/sensitive/detect-sensitive.js";
-import { redactSecrets } from "../../src/extraction/write/redaction.js";
+import { redactSecrets } from "../../src/sensitive/redaction.js";
 import { applyWritePolicy } from "../../src/extraction/write-policy.js";
 import {
   DIABETES_GLUED,

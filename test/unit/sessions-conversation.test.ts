@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "@jest/globals";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { UNTRUSTED_CONTENT_FLAG } from "../../src/extraction/sources.js";
+import { UNTRUSTED_CONTENT_FLAG } from "../../src/core/user-authored.js";
 import { sessionConversation, sessionDocument, sessionSummaryOf } from "../../src/sessions/index.js";
 import { emptyEntities } from "../../src/state/types.js";
 

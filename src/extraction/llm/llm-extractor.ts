@@ -3,7 +3,7 @@ import { HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/m
 import type { BaseLanguageModelInput } from "@langchain/core/language_models/base";
 import type { Runnable, RunnableConfig } from "@langchain/core/runnables";
 import { ErrorCodes, MemoryError } from "../../errors.js";
-import { CANDIDATE_KINDS, type CandidateAction, type CandidateKind, type ExtractionSource, type MemoryCandidate } from "../candidate.js";
+import { CANDIDATE_KINDS, type CandidateAction, type CandidateKind, type ExtractionSource, type MemoryCandidate } from "../../core/candidate.js";
 import { messageText } from "../sources.js";
 import { parseJsonObject } from "./parse-json.js";
 import { JSON_OUTPUT_INSTRUCTIONS, MEMORY_EXTRACTION_PROMPT, MemoryExtractionSchema, formatSources } from "./prompt.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CANDIDATE_ACTIONS, CANDIDATE_KINDS, type ExtractionSource } from "../candidate.js";
+import { CANDIDATE_ACTIONS, CANDIDATE_KINDS, type ExtractionSource } from "../../core/candidate.js";
 
 /**
  * The system prompt of the LLM extractor. Exported so callers can override it

@@ -8,8 +8,9 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { createHash } from "node:crypto";
 import { invalidInput } from "../../errors.js";
-import { UNTRUSTED_CONTENT_FLAG, isUserAuthored, messageText } from "../sources.js";
-import { redactSecrets } from "../write/redaction.js";
+import { UNTRUSTED_CONTENT_FLAG, isUserAuthored } from "../../core/user-authored.js";
+import { messageText } from "../sources.js";
+import { redactSecrets } from "../../sensitive/redaction.js";
 import { storableText } from "../../core/well-formed-text.js";
 
 export type SerializedRole = "human" | "ai" | "tool" | "system";

@@ -6,7 +6,7 @@
 import { ErrorCodes, isMemoryError } from "../../errors.js";
 import type { MemoryKind } from "../../state/types.js";
 import type { Memory, MemoryPatch, NewMemory } from "../../store/types.js";
-import type { MemoryCandidate } from "../candidate.js";
+import type { MemoryCandidate } from "../../core/candidate.js";
 import { deterministicMemoryId } from "./deterministic-id.js";
 import { findSlotMemories, linkSuperseded } from "./memory-lookups.js";
 import { profileFieldFor, type ProfileFieldMapping } from "./profile-fields.js";

@@ -6,7 +6,7 @@
  * deletes nothing here: it is recorded and handed to the confirmed delete-all path.
  */
 import { MEMORY_KINDS } from "../../state/types.js";
-import type { MemoryCandidate } from "../candidate.js";
+import type { MemoryCandidate } from "../../core/candidate.js";
 import { findMemoriesWithWords, findSlotMemories } from "./memory-lookups.js";
 import { profileFieldFor } from "./profile-fields.js";
 import { isSlotWideRequest, matchesForgetRequest } from "./statement-match.js";

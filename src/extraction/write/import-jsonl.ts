@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { ErrorCodes, MemoryError } from "../../errors.js";
 import type { JsonlEntry } from "../../skill/jsonl-entry.js";
 import { readJsonlEntries } from "../../skill/read-jsonl-entries.js";
-import type { CandidateKind, MemoryCandidate } from "../candidate.js";
+import type { CandidateKind, MemoryCandidate } from "../../core/candidate.js";
 import type { UserScope } from "../../core/scope.js";
 import { isOptedOut, writeCandidates } from "./write-candidates.js";
 import type { MemoryWriteOptions } from "./write-options.js";

@@ -5,7 +5,7 @@ export { importJsonlFile, kindOfEntry, type ImportJsonlOptions, type ImportJsonl
 export type { MemoryWriteOptions, WriteAttribution, WriteCandidatesOptions, WriteTargets } from "./write-options.js";
 export { emptyWriteReport, mergeWriteReports, type WriteReport } from "./write-report.js";
 export { DEFAULT_PROFILE_FIELDS, profileFieldFor, type ProfileFieldMapping } from "./profile-fields.js";
-export { redactSecrets, redactedCategory } from "./redaction.js";
+export { redactSecrets, redactedCategory } from "../../sensitive/redaction.js";
 export { withUserWriteLock } from "../../store/user-write-lock.js";
 export { deterministicMemoryId } from "./deterministic-id.js";
 export { requireUserScope } from "./write-run.js";

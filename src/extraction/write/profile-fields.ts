@@ -4,7 +4,7 @@
  * (`ProfileTarget.fields`) and a value can be read from the sentence; otherwise the candidate is
  * kept as an ordinary memory.
  */
-import { LANGUAGES } from "../rules/subjects.js";
+import { LANGUAGES } from "../../rule-extractor/subjects.js";
 
 export interface ProfileFieldMapping {
   /** Candidate subjects this field holds (the slot keys of the extractors). */

@@ -1,11 +1,11 @@
 import { ErrorCodes, isMemoryError } from "../../errors.js";
 import { requireThreadOwner } from "../../threads/thread-owner.js";
-import type { MemoryCandidate } from "../candidate.js";
+import type { MemoryCandidate } from "../../core/candidate.js";
 import { applyWritePolicy } from "../write-policy.js";
 import type { UserScope } from "../../core/scope.js";
 import { applyAdd } from "./apply-add.js";
 import { applyForget } from "./apply-forget.js";
-import { redactedCategory } from "./redaction.js";
+import { redactedCategory } from "../../sensitive/redaction.js";
 import { withUserWriteLock } from "../../store/user-write-lock.js";
 import type { WriteCandidatesOptions, WriteTargets } from "./write-options.js";
 import { addPolicyCounts, countRefusal, emptyWriteReport, type WriteReport } from "./write-report.js";

@@ -1,6 +1,6 @@
 import type { WritePolicyConfig } from "../../config.js";
 import type { MemoryRepository } from "../../store/memory-store.js";
-import type { ExtractionSource, MemoryCandidate } from "../candidate.js";
+import type { ExtractionSource, MemoryCandidate } from "../../core/candidate.js";
 import type { ChangeSource } from "../../core/change-source.js";
 import type { UserScope } from "../../core/scope.js";
 import type { ControlsTarget } from "../../controls/controls-target.js";

@@ -1,4 +1,4 @@
-import type { ExtractionDiagnostics } from "../candidate.js";
+import type { ExtractionDiagnostics } from "../../core/candidate.js";
 import type { SensitiveCategory } from "../../sensitive/categories.js";
 import type { PolicyCounts, RejectionReason } from "../write-policy.js";
 

@@ -3,7 +3,7 @@ import type { Database } from "../../db/database.js";
 import { invalidInput } from "../../errors.js";
 import type { MemoryRepository } from "../../store/memory-store.js";
 import type { MemoryOrigin } from "../../store/types.js";
-import type { MemoryCandidate } from "../candidate.js";
+import type { MemoryCandidate } from "../../core/candidate.js";
 import type { ChangeSource } from "../../core/change-source.js";
 import { parseScope, type UserScope } from "../../core/scope.js";
 import { DEFAULT_PROFILE_FIELDS, type ProfileFieldMapping } from "./profile-fields.js";

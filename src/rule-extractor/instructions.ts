@@ -1,4 +1,4 @@
-import type { CandidateKind } from "../candidate.js";
+import type { CandidateKind } from "../core/candidate.js";
 import { pref, type Draft } from "./draft.js";
 import { PREFERENCE_SUBJECTS, SETTING_SUBJECTS, preferenceSubject } from "./subjects.js";
 import { DEICTIC_OBJECT, ONE_OFF, asSentence, cutValue, thirdPersonVerb, toThirdPerson, type ClauseFlags } from "./text.js";

@@ -1,4 +1,4 @@
-import type { CandidateAction, CandidateKind } from "../candidate.js";
+import type { CandidateAction, CandidateKind } from "../core/candidate.js";
 import { asSentence } from "./text.js";
 
 /** A candidate before attribution (the extractor adds source, message id and extractor). */

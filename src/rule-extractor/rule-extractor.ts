@@ -1,4 +1,4 @@
-import type { ExtractionSource, MemoryCandidate } from "../candidate.js";
+import type { ExtractionSource, MemoryCandidate } from "../core/candidate.js";
 import { parseForgetRequest, parseRememberRequest, type RequestSignal } from "./memory-requests.js";
 import type { Draft, StatementContext } from "./draft.js";
 import { parseContinuedInstruction, parseInstruction, parseRequestQuestion } from "./instructions.js";

@@ -4,10 +4,10 @@
  * candidate that still carries a redaction mark (a model paraphrasing "my key is [redacted:api_key]")
  * is refused as sensitive with the mark's category.
  */
-import { SENSITIVE_CATEGORIES, type SensitiveCategory } from "../../sensitive/categories.js";
-import { detectSecretsAndIdentifiers } from "../../sensitive/detect-sensitive.js";
+import { SENSITIVE_CATEGORIES, type SensitiveCategory } from "./categories.js";
+import { detectSecretsAndIdentifiers } from "./detect-sensitive.js";
 import { createHash } from "node:crypto";
-import { BoundedCache } from "../../cache/bounded-cache.js";
+import { BoundedCache } from "../cache/bounded-cache.js";
 
 const MARK_RE = /\[redacted:([a-z_]+)\]/;
 
