@@ -2,7 +2,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { ExtractionResult } from "../core/candidate.js";
 import { extractWithModel, type LlmExtractorOptions } from "./llm/llm-extractor.js";
 import { extractWithRules } from "../rule-extractor/rule-extractor.js";
-import { collectExtractionSources, type ExtractionConversation, type SourceOptions } from "./sources.js";
+import { collectExtractionSources, type CollectedSources, type ExtractionConversation, type SourceOptions } from "./sources.js";
 import { applyWritePolicy, type WritePolicyOptions, type WritePolicyResult } from "./write-policy.js";
 
 export interface ExtractMemoriesOptions extends SourceOptions, Omit<LlmExtractorOptions, "model"> {
@@ -26,7 +26,15 @@ export interface ExtractMemoriesOptions extends SourceOptions, Omit<LlmExtractor
  * //    action: "add", sourceMessageId: "msg-17", source: "user", extractor: "llm" }]
  */
 export async function extractMemories(conversation: ExtractionConversation, options: ExtractMemoriesOptions = {}): Promise<ExtractionResult> {
-  const { sources, context, skippedMessages } = collectExtractionSources(conversation, options);
+  return extractFromSources(collectExtractionSources(conversation, options), options);
+}
+
+/**
+ * {@link extractMemories} from sources already collected: the write path collects them once and
+ * hands the same ones to the extractor and to the write policy.
+ */
+export async function extractFromSources(collected: CollectedSources, options: ExtractMemoriesOptions): Promise<ExtractionResult> {
+  const { sources, context, skippedMessages } = collected;
   const base = { sources: sources.length, skippedMessages, invalidItems: 0, unattributedItems: 0 };
   if (!options.model) {
     return { memories: extractWithRules(sources, context), diagnostics: { extractor: "rules", ...base } };
@@ -62,7 +70,7 @@ export async function extractStorableMemories(
   conversation: ExtractionConversation,
   options: ExtractMemoriesOptions & { policy?: WritePolicyOptions["config"] } = {},
 ): Promise<StorableMemories> {
-  const { sources } = collectExtractionSources(conversation, options);
-  const { memories, diagnostics } = await extractMemories(conversation, options);
-  return { ...applyWritePolicy(memories, { config: options.policy, sources }), diagnostics };
+  const collected = collectExtractionSources(conversation, options);
+  const { memories, diagnostics } = await extractFromSources(collected, options);
+  return { ...applyWritePolicy(memories, { config: options.policy, sources: collected.sources }), diagnostics };
 }

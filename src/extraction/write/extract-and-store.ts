@@ -1,4 +1,4 @@
-import { extractMemories, type ExtractMemoriesOptions } from "../extract-memories.js";
+import { extractFromSources, type ExtractMemoriesOptions } from "../extract-memories.js";
 import { collectExtractionSources, type ExtractionConversation } from "../sources.js";
 import { isOptedOut, writeCandidates } from "./write-candidates.js";
 import type { MemoryWriteOptions, WriteAttribution, WriteCandidatesOptions } from "./write-options.js";
@@ -14,7 +14,7 @@ export interface ExtractAndStoreOptions extends MemoryWriteOptions, Omit<WriteAt
 /**
  * Extract memories from a conversation and store them through the write path, in one call: the
  * opt-out is checked first (an opted-out user's messages never reach a model), then
- * {@link extractMemories} (the model when given, else the offline rules) and
+ * the extraction of {@link extractMemories} (the model when given, else the offline rules) and
  * {@link writeCandidates} with the same trusted sources. What the extraction node (inline) and
  * the background job run; usable directly from your own code. With a `threadId`, the thread must
  * be the scope's (THREAD_SCOPE_MISMATCH otherwise, before any model call or write).
@@ -30,9 +30,9 @@ export async function extractAndStore(conversation: ExtractionConversation, opti
   const scope = requireUserScope(options.scope);
   if (await isOptedOut(options.targets, scope)) return { ...emptyWriteReport(0), skipped: "opted_out" };
   if (options.threadId && options.store) await requireThreadOwner(options.store.db, options.threadId, scope);
-  const { sources } = collectExtractionSources(conversation, options);
-  const { memories, diagnostics } = await extractMemories(conversation, options);
-  const report = await writeCandidates(memories, { ...options, scope, writer: options.writer ?? "extraction", sources, optOutChecked: true });
+  const collected = collectExtractionSources(conversation, options);
+  const { memories, diagnostics } = await extractFromSources(collected, options);
+  const report = await writeCandidates(memories, { ...options, scope, writer: options.writer ?? "extraction", sources: collected.sources, optOutChecked: true });
   report.diagnostics = diagnostics;
   return report;
 }
