@@ -30,7 +30,7 @@ export interface CollectedSources {
  * can be stored (`storableText`: NUL characters removed, unpaired surrogates replaced), so one odd
  * character does not lose the turn's extraction or its job.
  */
-export function messageText(message: BaseMessage): string {
+export function storableMessageText(message: BaseMessage): string {
   const content = message.content as unknown;
   if (typeof content === "string") return storableText(content);
   if (!Array.isArray(content)) return "";
@@ -78,7 +78,7 @@ export function collectExtractionSources(conversation: ExtractionConversation, o
       if (index >= start) skippedMessages++;
       return;
     }
-    const text = messageText(message).trim();
+    const text = storableMessageText(message).trim();
     if (text === "") return;
     const source: ExtractionSource = { id: message.id ?? `message-${index}`, text, origin: "user", index };
     (index >= start ? sources : context).push(source);

@@ -4,7 +4,7 @@ import type { BaseLanguageModelInput } from "@langchain/core/language_models/bas
 import type { Runnable, RunnableConfig } from "@langchain/core/runnables";
 import { ErrorCodes, MemoryError } from "../../errors.js";
 import { CANDIDATE_KINDS, type CandidateAction, type CandidateKind, type ExtractionSource, type MemoryCandidate } from "../../core/candidate.js";
-import { messageText } from "../sources.js";
+import { storableMessageText } from "../sources.js";
 import { parseJsonObject } from "./parse-json.js";
 import { JSON_OUTPUT_INSTRUCTIONS, MEMORY_EXTRACTION_PROMPT, MemoryExtractionSchema, formatSources } from "./prompt.js";
 
@@ -97,7 +97,7 @@ async function askModel(options: LlmExtractorOptions, human: string): Promise<{ 
       if (out?.parsed && typeof out.parsed === "object") return { value: out.parsed, mode: "tool" };
       const args = toolCallArgs(out?.raw);
       if (args) return { value: args, mode: "tool" };
-      const fromText = out?.raw && typeof out.raw === "object" && "content" in out.raw ? parseJsonObject(messageText(out.raw)) : undefined;
+      const fromText = out?.raw && typeof out.raw === "object" && "content" in out.raw ? parseJsonObject(storableMessageText(out.raw)) : undefined;
       if (fromText) return { value: fromText, mode: "json" };
       throw invalidOutput("no tool call and no JSON object in the reply");
     }
@@ -109,7 +109,7 @@ async function askModel(options: LlmExtractorOptions, human: string): Promise<{ 
   } catch (err) {
     throw modelFailure(err);
   }
-  const value = toolCallArgs(reply) ?? parseJsonObject(messageText(reply));
+  const value = toolCallArgs(reply) ?? parseJsonObject(storableMessageText(reply));
   if (!value) throw invalidOutput("no JSON object in the reply");
   return { value, mode: "json" };
 }

@@ -9,7 +9,7 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage }
 import { createHash } from "node:crypto";
 import { invalidInput } from "../../errors.js";
 import { UNTRUSTED_CONTENT_FLAG, isUserAuthored } from "../../core/user-authored.js";
-import { messageText } from "../sources.js";
+import { storableMessageText } from "../sources.js";
 import { redactSecrets } from "../../sensitive/redaction.js";
 import { storableText } from "../../core/well-formed-text.js";
 
@@ -41,7 +41,7 @@ export interface SerializeOptions {
 /** The id a message travels under (graph messages always have one; a hash of the text otherwise). */
 export function messageIdOf(message: BaseMessage): string {
   if (typeof message.id === "string" && message.id !== "") return message.id;
-  return `message-${createHash("sha256").update(`${message.getType()}\u0000${messageText(message)}`).digest("hex").slice(0, 16)}`;
+  return `message-${createHash("sha256").update(`${message.getType()}\u0000${storableMessageText(message)}`).digest("hex").slice(0, 16)}`;
 }
 
 function roleOf(message: BaseMessage): SerializedRole {
@@ -57,7 +57,7 @@ export function serializeMessage(message: BaseMessage, options: SerializeOptions
   const role = roleOf(message);
   const user = role === "human" && isUserAuthored(message);
   const limit = user ? (options.maxUserChars ?? 8000) : (options.maxOtherChars ?? 1000);
-  const full = messageText(message);
+  const full = storableMessageText(message);
   const truncated = full.length > limit;
   // Redact a little past the cut, so a secret straddling it is still recognised whole.
   let text = truncated ? full.slice(0, limit + 256) : full;
