@@ -43,6 +43,7 @@ import {
   PUT_WRITES_IN_BLOCK_SQL,
   PUT_WRITES_SQL,
   SWEEP_IDLE_THREADS_SQL,
+  THREAD_WITH_OWNER_SQL,
   readSql,
   type PutParams,
   type PutWritesInBlockParams,
@@ -302,11 +303,7 @@ export class PostgresCheckpointer extends BaseCheckpointSaver {
   async getThread(threadId: string): Promise<CheckpointThread | undefined> {
     const { rows } = await this.db.query<{
       thread_id: string; tenant_id: string | null; user_id: string | null; created_at: Date; updated_at: Date; message_count: number; message_tokens: number;
-    }>(
-      `SELECT t.thread_id, o.tenant_id, o.user_id, t.created_at, t.updated_at, t.message_count, t.message_tokens
-       FROM threads t LEFT JOIN thread_owners o ON o.thread_id = t.thread_id WHERE t.thread_id = $1`,
-      [String(threadId)],
-    );
+    }>(THREAD_WITH_OWNER_SQL, [String(threadId)]);
     const r = rows[0];
     return r && {
       threadId: r.thread_id, tenantId: r.tenant_id, userId: r.user_id, createdAt: r.created_at, updatedAt: r.updated_at,

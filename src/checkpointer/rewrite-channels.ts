@@ -15,6 +15,15 @@ import type { Queryable } from "../db/database.js";
 import { joinRecord } from "./plan-value.js";
 import { expandRanges, isInlineRef, isRecordRef, isRef, refSeqs, type Ref } from "./refs.js";
 import { PRUNE_ITEMS_SQL } from "./sql.js";
+import {
+  BUMP_THREAD_EPOCH_SQL,
+  LOCK_THREAD_FOR_REWRITE_SQL,
+  SELECT_CHECKPOINT_VALS_SQL,
+  SELECT_ITEMS_BY_SEQ_SQL,
+  SELECT_PENDING_WRITES_SQL,
+  UPDATE_CHECKPOINT_VALS_SQL,
+  UPDATE_PENDING_WRITES_SQL,
+} from "./rewrite-channels-queries.js";
 
 const UTF8_ENCODER = new TextEncoder();
 const UTF8_DECODER = new TextDecoder();
@@ -42,14 +51,11 @@ export async function rewriteThreadChannels(
   rewrite: (channel: string, value: unknown) => unknown,
   serde: SerializerProtocol,
 ): Promise<RewriteChannelsResult> {
-  const locked = await tx.query("SELECT 1 FROM threads WHERE thread_id = $1 FOR UPDATE", [threadId]);
+  const locked = await tx.query(LOCK_THREAD_FOR_REWRITE_SQL, [threadId]);
   if (locked.rows.length === 0) return { rows: 0, itemsDeleted: 0 };
   const wanted = new Set(channels);
-  const checkpoints = (await tx.query<{ ns: string; id: string; vals: string }>("SELECT checkpoint_ns AS ns, checkpoint_id AS id, vals::text AS vals FROM checkpoints WHERE thread_id = $1", [threadId])).rows;
-  const writes = (await tx.query<{ ns: string; id: string; task: string; writes: string }>(
-    "SELECT checkpoint_ns AS ns, checkpoint_id AS id, task_id AS task, writes::text AS writes FROM checkpoint_writes WHERE thread_id = $1",
-    [threadId],
-  )).rows;
+  const checkpoints = (await tx.query<{ ns: string; id: string; vals: string }>(SELECT_CHECKPOINT_VALS_SQL, [threadId])).rows;
+  const writes = (await tx.query<{ ns: string; id: string; task: string; writes: string }>(SELECT_PENDING_WRITES_SQL, [threadId])).rows;
 
   // The references of the wanted channels, and the items they need (fetched once).
   const refs: Ref[] = [];
@@ -60,7 +66,7 @@ export async function rewriteThreadChannels(
   const seqs = [...new Set(refs.flatMap(refSeqs))];
   const items = new Map<number, unknown>();
   if (seqs.length > 0) {
-    const { rows } = await tx.query<{ seq: number | string; type: string; blob: Uint8Array }>("SELECT seq, type, blob FROM checkpoint_items WHERE thread_id = $1 AND seq = ANY($2::int8[])", [threadId, seqs]);
+    const { rows } = await tx.query<{ seq: number | string; type: string; blob: Uint8Array }>(SELECT_ITEMS_BY_SEQ_SQL, [threadId, seqs]);
     for (const r of rows) items.set(Number(r.seq), await serde.loadsTyped(r.type, r.blob));
   }
 
@@ -95,7 +101,7 @@ export async function rewriteThreadChannels(
     }
     if (!changed) continue;
     changedRows++;
-    await tx.query("UPDATE checkpoints SET vals = $4::json WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3", [threadId, checkpoints[i].ns, checkpoints[i].id, JSON.stringify(vals[i])]);
+    await tx.query(UPDATE_CHECKPOINT_VALS_SQL, [threadId, checkpoints[i].ns, checkpoints[i].id, JSON.stringify(vals[i])]);
   }
   for (let i = 0; i < writes.length; i++) {
     let changed = false;
@@ -109,18 +115,12 @@ export async function rewriteThreadChannels(
     }
     if (!changed) continue;
     changedRows++;
-    await tx.query("UPDATE checkpoint_writes SET writes = $5::json WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3 AND task_id = $4", [
-      threadId,
-      writes[i].ns,
-      writes[i].id,
-      writes[i].task,
-      JSON.stringify(writeLists[i]),
-    ]);
+    await tx.query(UPDATE_PENDING_WRITES_SQL, [threadId, writes[i].ns, writes[i].id, writes[i].task, JSON.stringify(writeLists[i])]);
   }
   if (changedRows === 0) return { rows: 0, itemsDeleted: 0 };
   const pruned = await tx.query(PRUNE_ITEMS_SQL, [threadId]);
   // Every process's cache of the thread is now stale: a new epoch makes them drop it.
-  await tx.query("UPDATE threads SET epoch = nextval('thread_epochs') WHERE thread_id = $1", [threadId]);
+  await tx.query(BUMP_THREAD_EPOCH_SQL, [threadId]);
   return { rows: changedRows, itemsDeleted: pruned.rowCount };
 }
 

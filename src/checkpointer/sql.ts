@@ -435,6 +435,10 @@ WITH w AS (DELETE FROM checkpoint_writes WHERE thread_id = $1),
      a AS (DELETE FROM api_threads WHERE thread_id = $1)
 DELETE FROM threads WHERE thread_id = $1`;
 
+/** One thread's row with its owner's tenant and user (`$1` the thread id; no row: the thread has no checkpoint). */
+export const THREAD_WITH_OWNER_SQL = `SELECT t.thread_id, o.tenant_id, o.user_id, t.created_at, t.updated_at, t.message_count, t.message_tokens
+       FROM threads t LEFT JOIN thread_owners o ON o.thread_id = t.thread_id WHERE t.thread_id = $1`;
+
 /** Remove threads idle for longer than $1 seconds with all their rows and owners; returns their ids. */
 export const SWEEP_IDLE_THREADS_SQL = `
 WITH dead AS (

@@ -15,13 +15,6 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const isQueriesModule = (path: string) => path.endsWith("-queries.ts") || path === "src/checkpointer/sql.ts";
 
 /**
- * Modules that still write statements inline, moved in a later step: the checkpointer's, which
- * other work is changing at the same time. Each entry must still hold a statement (the test below
- * says when one can be dropped from this list).
- */
-const NOT_YET_MOVED = ["src/checkpointer/postgres-checkpointer.ts", "src/checkpointer/rewrite-channels.ts", "src/cli/bench/checkpointer.ts"];
-
-/**
  * A statement's first keyword, as the code base writes it (upper case, then white space). `SET`
  * only as a setting (`SET name =` / `SET name TO`, optionally LOCAL or SESSION), so that a
  * table header such as "SET BY" is not a statement.
@@ -39,7 +32,7 @@ function tsFilesUnder(dir: string): string[] {
 
 const SOURCES = [...tsFilesUnder("src"), ...tsFilesUnder("graphs")];
 const QUERIES = SOURCES.filter(isQueriesModule);
-const GUARDED = SOURCES.filter((f) => !isQueriesModule(f) && !NOT_YET_MOVED.includes(f));
+const GUARDED = SOURCES.filter((f) => !isQueriesModule(f));
 
 const read = (path: string) => readFileSync(`${ROOT}${path}`, "utf8");
 
@@ -72,10 +65,6 @@ describe("no inline SQL outside the queries modules", () => {
   });
 
   it.each(QUERIES)("the scanner finds the statements of %s (every queries module holds at least one)", (path) => {
-    expect(inlineStatements(path, read(path)).length).toBeGreaterThan(0);
-  });
-
-  it.each(NOT_YET_MOVED)("%s still writes statements inline (else drop it from NOT_YET_MOVED)", (path) => {
     expect(inlineStatements(path, read(path)).length).toBeGreaterThan(0);
   });
 

@@ -15,6 +15,16 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import type { Benchmark } from "./benchmark.js";
 import { ratio, round, summarize, table, timeMs, writeJson, type LatencySummary } from "./stats.js";
 import { seededRandom } from "./seeded-random.js";
+import { PING_SQL } from "./bench-queries.js";
+import {
+  CHECKPOINT_SQL,
+  SYNCHRONOUS_COMMIT_OFF_SQL,
+  TABLE_BYTES_SQL,
+  createCommitFloorTableSql,
+  dropCommitFloorTableSql,
+  dropSchemaSql,
+  insertCommitFloorRowSql,
+} from "./checkpointer-queries.js";
 
 const USAGE = `usage: langgraph-memory bench checkpointer [--turns N] [--long-turns N] [--only putWrites] [--json FILE] [--database-url URL]
 
@@ -136,12 +146,7 @@ async function bytesByTable(client: pg.Client, schema: string, tables: string[])
 }
 
 async function tableBytes(client: pg.Client, schema: string, tables: string[]): Promise<number> {
-  const { rows } = await client.query<{ bytes: string }>(
-    `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::text AS bytes
-     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = $1 AND c.relkind = 'r' AND c.relname = ANY($2::text[])`,
-    [schema, tables],
-  );
+  const { rows } = await client.query<{ bytes: string }>(TABLE_BYTES_SQL, [schema, tables]);
   return Number(rows[0].bytes);
 }
 
@@ -229,7 +234,7 @@ export const benchmark: Benchmark = {
     // Both savers' connections get the same session settings: with --synchronous-commit off,
     // commits return before the WAL is flushed, which takes the disk out of the comparison.
     const setSession = (pool: pg.Pool) => {
-      if (syncCommit === "off") pool.on("connect", (client) => void client.query("SET synchronous_commit = off").catch(() => undefined));
+      if (syncCommit === "off") pool.on("connect", (client) => void client.query(SYNCHRONOUS_COMMIT_OFF_SQL).catch(() => undefined));
     };
     const db = await connectDatabase(url, { schema: oursSchema });
     setSession((db as PgDatabase).pool);
@@ -242,8 +247,8 @@ export const benchmark: Benchmark = {
     try {
       await baseline.setup();
       const contenders: Contender[] = [
-        { name: "ours", saver: ours, schema: oursSchema, tables: ["threads", "checkpoints", "checkpoint_items", "checkpoint_writes"], select1: () => db.query("SELECT 1") },
-        { name: "baseline", saver: baseline as unknown as Saver, schema: baseSchema, tables: ["checkpoints", "checkpoint_blobs", "checkpoint_writes", "checkpoint_migrations"], select1: () => basePool.query("SELECT 1") },
+        { name: "ours", saver: ours, schema: oursSchema, tables: ["threads", "checkpoints", "checkpoint_items", "checkpoint_writes"], select1: () => db.query(PING_SQL) },
+        { name: "baseline", saver: baseline as unknown as Saver, schema: baseSchema, tables: ["checkpoints", "checkpoint_blobs", "checkpoint_writes", "checkpoint_migrations"], select1: () => basePool.query(PING_SQL) },
       ];
       const started = Date.now();
       const loadStart = loadavg().map((x) => round(x, 2));
@@ -266,7 +271,7 @@ export const benchmark: Benchmark = {
         };
         console.log(
           table([`putWrites (server Postgres, synchronous_commit=${syncCommit})`, "ours", "official", "official/ours"], [
-            ["SELECT 1 p50 ms (floor)", result.ours.select1_p50_ms, result.baseline.select1_p50_ms, ratio(result.baseline.select1_p50_ms, result.ours.select1_p50_ms)],
+            [`${PING_SQL} p50 ms (floor)`, result.ours.select1_p50_ms, result.baseline.select1_p50_ms, ratio(result.baseline.select1_p50_ms, result.ours.select1_p50_ms)],
             ["putWrites p50 / p95 ms", `${result.ours.putWrites_p50_ms} / ${result.ours.putWrites_p95_ms}`, `${result.baseline.putWrites_p50_ms} / ${result.baseline.putWrites_p95_ms}`, result.ratios.putWrites_p50],
           ]),
         );
@@ -312,16 +317,16 @@ export const benchmark: Benchmark = {
       }
       // Timed alongside the puts: a one-row INSERT and its commit, the floor under any durable put
       // (with synchronous_commit=on both savers wait for the same WAL flush).
-      await admin.query(`CREATE TABLE ${quoteIdent(oursSchema)}.bench_commit_floor (x int)`);
-      if (syncCommit === "off") await admin.query("SET synchronous_commit = off");
-      const commitFloor = { name: "commit", run: () => admin.query(`INSERT INTO ${quoteIdent(oursSchema)}.bench_commit_floor VALUES (1)`) };
+      await admin.query(createCommitFloorTableSql(quoteIdent(oursSchema)));
+      if (syncCommit === "off") await admin.query(SYNCHRONOUS_COMMIT_OFF_SQL);
+      const commitFloor = { name: "commit", run: () => admin.query(insertCommitFloorRowSql(quoteIdent(oursSchema))) };
       const put = await interleaved([...contenders, commitFloor], iterations, async (c) => {
         if ("run" in c) return c.run();
         const t = threads.get(c.name)!;
         const next = await buildThread(c.saver, "micro", t.messages, 1, t.step, t);
         Object.assign(t, next, { step: t.step + 1 });
       });
-      await admin.query(`DROP TABLE ${quoteIdent(oursSchema)}.bench_commit_floor`);
+      await admin.query(dropCommitFloorTableSql(quoteIdent(oursSchema)));
       const getTuple = await interleaved(contenders, iterations, (c) => c.saver.getTuple({ configurable: { thread_id: "micro", checkpoint_ns: "" } }));
       const list10 = await interleaved(contenders, Math.max(20, Math.floor(iterations / 2)), async (c) => {
         let n = 0;
@@ -452,7 +457,7 @@ export const benchmark: Benchmark = {
       console.log("");
       console.log(
         table([`checkpointer (server Postgres, synchronous_commit=${syncCommit})`, "ours", "official", "official/ours"], [
-          row("SELECT 1 p50 ms (floor)", result.ours.select1_p50_ms, result.baseline.select1_p50_ms, ratio(result.baseline.select1_p50_ms, result.ours.select1_p50_ms)),
+          row(`${PING_SQL} p50 ms (floor)`, result.ours.select1_p50_ms, result.baseline.select1_p50_ms, ratio(result.baseline.select1_p50_ms, result.ours.select1_p50_ms)),
           row("put p50 / p95 ms", `${result.ours.put_p50_ms} / ${result.ours.put_p95_ms}`, `${result.baseline.put_p50_ms} / ${result.baseline.put_p95_ms}`, result.ratios.put_p50),
           row("  one-row INSERT + commit p50 ms (floor)", summarize(put.commit).p50_ms, "", ""),
           row("statements per put", statements.ours, statements.baseline, ratio(statements.baseline, statements.ours)),
@@ -484,7 +489,7 @@ export const benchmark: Benchmark = {
       await ours.close();
       await db.close().catch(() => undefined);
       await baseline.end().catch(() => undefined);
-      for (const schema of [oursSchema, baseSchema]) await admin.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`).catch(() => undefined);
+      for (const schema of [oursSchema, baseSchema]) await admin.query(dropSchemaSql(quoteIdent(schema))).catch(() => undefined);
       await admin.end();
     }
   },
@@ -508,7 +513,7 @@ async function measurePutWrites(contenders: Contender[], iterations: number): Pr
 /** Run CHECKPOINT so dirty buffers are on disk before timing commits; false when not permitted. */
 async function settle(client: pg.Client): Promise<boolean> {
   try {
-    await client.query("CHECKPOINT");
+    await client.query(CHECKPOINT_SQL);
     return true;
   } catch {
     return false;
