@@ -1,16 +1,8 @@
-import type { CandidateAction, CandidateKind } from "../core/candidate.js";
+import type { MemoryCandidate } from "../core/candidate.js";
 import { asSentence } from "./text.js";
 
 /** A candidate before attribution (the extractor adds source, message id and extractor). */
-export interface Draft {
-  kind: CandidateKind;
-  text: string;
-  confidence: number;
-  subject?: string;
-  action: CandidateAction;
-  correction?: boolean;
-  explicit?: boolean;
-}
+export type Draft = Omit<MemoryCandidate, "sourceMessageId" | "source" | "extractor">;
 
 export interface StatementContext {
   /** The user's latest problem statement before this clause (for "that worked", "the fix was …"). */
