@@ -62,12 +62,11 @@ function checkTarball(files) {
 
 const work = mkdtempSync(join(tmpdir(), "lgm-package-"));
 try {
-  if (!args.includes("--no-build")) {
-    say("npm run build (into a clean dist/: stale files would be packed too)");
-    rmSync(join(root, "dist"), { recursive: true, force: true });
-    run(npm, ["run", "--silent", "build"], root);
-  }
-  const packed = JSON.parse(run(npm, ["pack", "--json", "--pack-destination", work], root))[0];
+  // `npm pack` runs the package's prepack (a clean dist/, then the build), as a user's or the
+  // registry's pack does; --no-build packs the dist/ already there.
+  say(args.includes("--no-build") ? "npm pack --ignore-scripts (the dist/ already built)" : "npm pack (prepack: a clean dist/, then the build)");
+  const packArgs = ["pack", "--json", "--pack-destination", work, ...(args.includes("--no-build") ? ["--ignore-scripts"] : [])];
+  const packed = JSON.parse(run(npm, packArgs, root))[0];
   const files = packed.files.map((f) => f.path);
   checkTarball(files);
   const tarball = join(work, packed.filename);
