@@ -41,6 +41,23 @@ export function readScopeId(value: unknown, field: string): string | null {
   return checkIdText(text, field);
 }
 
+/**
+ * A run's thread id (`config.configurable.thread_id`), read as a scope id is — a non-empty string,
+ * or a finite number taken as its decimal text — but without the scope ids' length cap (a thread id
+ * may be a long key). Null when absent or empty; INVALID_INPUT naming `field` for another type, a
+ * NUL or half a character. Every door that takes a thread id from a config reads it here, so a run
+ * that one part accepts is never refused by another after its answer is stored.
+ *
+ * @example
+ * readThreadId(41, "config.configurable.thread_id"); // "41"
+ */
+export function readThreadId(value: unknown, field: string): string | null {
+  if (value === undefined || value === null || value === "") return null;
+  if (typeof value === "string") return checkIdText(value, field);
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  throw invalidInput(field, `must be a non-empty string (or a finite number), got a value of type ${typeof value}`);
+}
+
 /** Where a scope's ids are read from: a typed `{ tenantId, userId }`, or a run's `config.configurable`. */
 export type ScopeShape = "scope" | "configurable";
 

@@ -46,7 +46,7 @@ export function checkWellFormed(text: string, field: string): string {
 }
 
 /**
- * Refuse an id (tenant, user, thread, item key) that is not well-formed or starts with a
+ * Refuse an id (tenant, user, thread, item key) that is not well-formed, holds a NUL, or starts with a
  * byte-order mark (U+FEFF): the embedded engine (PGlite 0.5.14) drops a leading BOM from every
  * text value it returns, so such an id would be written as given but read back as another id — a
  * job or a sweep acting on the id it read would act for someone else. No real id starts with one.
@@ -56,6 +56,8 @@ export function checkWellFormed(text: string, field: string): string {
  */
 export function checkIdText(id: string, field: string): string {
   checkWellFormed(id, field);
+  // Postgres text cannot hold U+0000: the driver's error would say nothing about which id.
+  if (id.includes("\0")) throw invalidInput(field, "must not contain NUL characters (U+0000), which Postgres text cannot hold — remove them");
   if (id.charCodeAt(0) === 0xfeff) {
     throw invalidInput(field, "starts with a byte-order mark (U+FEFF), which the embedded engine drops when it reads a value back — remove it");
   }

@@ -1,7 +1,6 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { ErrorCodes, MemoryError } from "../errors.js";
-import { readScopeId } from "../core/scope.js";
-import { checkIdText } from "../core/well-formed-text.js";
+import { readScopeId, readThreadId } from "../core/scope.js";
 
 /** Who a memory-enabled run is for and which conversation it belongs to. */
 export interface RunScope {
@@ -24,12 +23,11 @@ export const RUN_SCOPE_KEYS = ["tenant_id", "user_id", "thread_id"] as const;
  */
 export function requireRunScope(config: RunnableConfig | undefined): RunScope {
   const c = (config?.configurable ?? {}) as Record<string, unknown>;
-  // Tenant and user by the one rule of every scope (core/scope.ts); the thread id is no scope id
-  // (it may be longer), but is read the same way: a non-empty string or a finite number.
+  // Tenant and user by the one rule of every scope, the thread id by its reader (core/scope.ts).
   const ids: Record<string, string | null> = {
     tenant_id: readScopeId(c.tenant_id, "config.configurable.tenant_id"),
     user_id: readScopeId(c.user_id, "config.configurable.user_id"),
-    thread_id: threadIdText(c.thread_id),
+    thread_id: readThreadId(c.thread_id, "config.configurable.thread_id"),
   };
   const missing = RUN_SCOPE_KEYS.filter((k) => ids[k] === null);
   if (missing.length > 0) {
@@ -40,12 +38,5 @@ export function requireRunScope(config: RunnableConfig | undefined): RunScope {
       { details: { missing } },
     );
   }
-  // "t\uD800" and "t\uDBFF" would be stored as the same id (UTF-8 has no room for half a character).
-  return { tenantId: ids.tenant_id!, userId: ids.user_id!, threadId: checkIdText(ids.thread_id!, "config.configurable.thread_id") };
-}
-
-function threadIdText(v: unknown): string | null {
-  if (typeof v === "string" && v !== "") return v;
-  if (typeof v === "number" && Number.isFinite(v)) return String(v);
-  return null;
+  return { tenantId: ids.tenant_id!, userId: ids.user_id!, threadId: ids.thread_id! };
 }

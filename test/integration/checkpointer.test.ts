@@ -390,6 +390,19 @@ describe.each(testEngines())("PostgresCheckpointer on %s", (engine) => {
     expect(() => PostgresCheckpointer.fromDatabase(db, { retention: { keepLast: 0 } })).toThrow(/retention.keepLast/);
   });
 
+  it("refuses a thread id holding a NUL with INVALID_INPUT naming it, at every door (not the driver's encoding error)", async () => {
+    const checkpointer = PostgresCheckpointer.fromDatabase(db);
+    const nul = { configurable: { thread_id: "n\u0000ul", checkpoint_ns: "" } };
+    const named = { code: "INVALID_INPUT", details: expect.objectContaining({ field: "config.configurable.thread_id" }) };
+    await expect(checkpointer.getTuple(nul)).rejects.toMatchObject(named);
+    await expect(checkpointer.put(nul, emptyCheckpoint(), { source: "loop", step: 0, parents: {} }, {})).rejects.toMatchObject(named);
+    await expect(checkpointer.putWrites({ configurable: { ...nul.configurable, checkpoint_id: "1" } }, [], "t")).rejects.toMatchObject(named);
+    const listed = async () => {
+      for await (const _ of checkpointer.list(nul)) break;
+    };
+    await expect(listed()).rejects.toMatchObject(named);
+  });
+
   it("reports a corrupt row as CHECKPOINT_CORRUPT and a missing item as CHECKPOINT_PARENT_MISSING", async () => {
     const graph = chatGraph(PostgresCheckpointer.fromDatabase(db), { ids: true });
     await graph.invoke({ messages: [human("fine")] }, cfg("corrupt"));

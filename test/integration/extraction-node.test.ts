@@ -5,7 +5,8 @@
  * secrets redacted from job payloads, opted-out users.
  */
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { Annotation, END, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
+import { Annotation, END, MemorySaver, MessagesAnnotation, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
+import { PostgresCheckpointer } from "../../src/checkpointer/index.js";
 import type { Database } from "../../src/db/database.js";
 import { EXTRACTION_QUEUE, ExtractionStateSpec, createScheduleExtractionNode, extractionJobHandlers, type ExtractionJobPayload } from "../../src/extraction/node/index.js";
 import type { WriteTargets } from "../../src/extraction/write/index.js";
@@ -50,7 +51,7 @@ describe.each(testEngines())("extraction nodes in a graph on %s", (engine) => {
   });
 
   /** load_memory → agent → schedule_extraction (or a custom last node), with a recording agent model. */
-  function chatGraph(lastNode: ReturnType<typeof createScheduleExtractionNode>, agentModel = new RecordingChatModel({ defaultResponse: "Noted." })) {
+  function chatGraph(lastNode: ReturnType<typeof createScheduleExtractionNode>, agentModel = new RecordingChatModel({ defaultResponse: "Noted." }), checkpointer: BaseCheckpointSaver = new MemorySaver()) {
     const graph = new StateGraph(State)
       .addNode("load_memory", createLoadMemoryNode({ store }))
       .addNode("agent", async (state: typeof State.State) => ({ messages: [await agentModel.invoke(state.messages)] }))
@@ -59,7 +60,7 @@ describe.each(testEngines())("extraction nodes in a graph on %s", (engine) => {
       .addEdge("load_memory", "agent")
       .addEdge("agent", "schedule_extraction")
       .addEdge("schedule_extraction", END)
-      .compile({ checkpointer: new MemorySaver() });
+      .compile({ checkpointer });
     return { graph, agentModel };
   }
 
@@ -267,6 +268,20 @@ describe.each(testEngines())("extraction nodes in a graph on %s", (engine) => {
     ]);
     // The second turn sent the first user message along as context only.
     expect((job.payload as ExtractionJobPayload).messages.filter((m) => m.context).map((m) => m.id)).toEqual(["p1"]);
+  });
+
+  it("a numeric thread_id, which the load node takes as its decimal text, is the same thread to both extraction nodes (the run is not refused after its answer is stored)", async () => {
+    const numeric = { configurable: { thread_id: 4100 + seq, tenant_id: user.tenantId, user_id: user.userId } };
+    const extractor = mappingModel({ "metric": { kind: "preference", text: "User prefers metric units.", subject: "units" } });
+    // MemorySaver refuses a numeric thread_id; our checkpointer takes it as the load node does.
+    const saver = PostgresCheckpointer.fromDatabase(db);
+    const inline = chatGraph(createScheduleExtractionNode({ store, inline: true, model: extractor }), undefined, saver);
+    await inline.graph.invoke({ messages: [new HumanMessage({ id: "n1", content: "Please use metric units from now on." })] }, numeric);
+    expect(await texts()).toEqual(["User prefers metric units."]);
+    expect((await store.list(user))[0]!.source.threadId).toBe(String(numeric.configurable.thread_id));
+    const queued = chatGraph(createScheduleExtractionNode({ store }), undefined, saver);
+    await queued.graph.invoke({ messages: [new HumanMessage({ id: "n2", content: "I keep bees." })] }, { configurable: { ...numeric.configurable, thread_id: 5100 + seq } });
+    expect((await pendingJobs()).map((j) => j.groupKey)).toEqual([expect.stringContaining(String(5100 + seq))]);
   });
 
   it("a run without tenant, user or thread fails with SCOPE_REQUIRED (never a scope-less write)", async () => {

@@ -2,7 +2,8 @@
  * One rule for a scope's ids (issue 20, item 2): every door that takes a tenant and a user reads
  * them by `readScopeId`, so a value either passes all of them, as the same id, or none.
  */
-import { MAX_SCOPE_ID_CHARS, parseScope, readScopeId, resolveUserScope, scopeFromConfig } from "../../src/core/scope.js";
+import { MAX_SCOPE_ID_CHARS, parseScope, readScopeId, readThreadId, resolveUserScope, scopeFromConfig } from "../../src/core/scope.js";
+import { threadIdFromConfig } from "../../src/extraction/node/run-config.js";
 import { requireRunScope } from "../../src/graph/run-scope.js";
 import { requireUserScope } from "../../src/extraction/write/write-run.js";
 import { checkScope } from "../../src/sessions/index-session.js";
@@ -85,5 +86,52 @@ describe("every scope door agrees", () => {
 
   it("and 42 is the user \"42\" at every door", () => {
     expect(new Set(Object.values(everyDoor(42)))).toEqual(new Set(['id "42"']));
+  });
+});
+
+/** Every door that reads a run's thread id: the id it keeps, or the error code it throws. */
+function everyThreadDoor(threadId: unknown): Record<string, string> {
+  const outcome = (f: () => string): string => {
+    try {
+      return `id ${JSON.stringify(f())}`;
+    } catch (err) {
+      return (err as { code?: string }).code ?? String(err);
+    }
+  };
+  const config = { configurable: { thread_id: threadId, tenant_id: "acme", user_id: "alice" } };
+  return {
+    readThreadId: outcome(() => readThreadId(threadId, "config.configurable.thread_id") ?? (() => { throw { code: "SCOPE_REQUIRED" }; })()),
+    requireRunScope: outcome(() => requireRunScope(config).threadId),
+    // The extraction nodes' reader: a run the load node accepted must not be refused after its answer is stored.
+    threadIdFromConfig: outcome(() => threadIdFromConfig(config)),
+  };
+}
+
+describe("a run's thread id", () => {
+  it("is a string as written, or a finite number as its decimal text, at every door", () => {
+    expect(new Set(Object.values(everyThreadDoor("t1")))).toEqual(new Set(['id "t1"']));
+    expect(new Set(Object.values(everyThreadDoor(41)))).toEqual(new Set(['id "41"']));
+    expect(readThreadId("x".repeat(MAX_SCOPE_ID_CHARS * 4), "f")).toHaveLength(MAX_SCOPE_ID_CHARS * 4);
+  });
+
+  it.each([
+    ["absent", undefined],
+    ["empty", ""],
+    ["a boolean", true],
+    ["an object", {}],
+    ["NaN", Number.NaN],
+    ["a NUL", "t\u0000x"],
+    ["half a character", "t\uD800"],
+    ["a leading byte-order mark", "\uFEFFt"],
+  ])("%s: every door gives the same answer", (_what, threadId) => {
+    const outcomes = everyThreadDoor(threadId);
+    expect(new Set(Object.values(outcomes)).size).toBe(1);
+    expect(Object.values(outcomes)[0]).toMatch(/^(SCOPE_REQUIRED|INVALID_INPUT)$/);
+  });
+
+  it("refuses a NUL with INVALID_INPUT naming the field (Postgres text cannot hold it)", () => {
+    expect(() => readThreadId("a\u0000b", "config.configurable.thread_id")).toThrow(
+      expect.objectContaining({ code: "INVALID_INPUT", details: expect.objectContaining({ field: "config.configurable.thread_id" }), message: expect.stringMatching(/NUL/) }),
+    );
   });
 });

@@ -1,11 +1,12 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { ErrorCodes, MemoryError } from "../../errors.js";
+import { readThreadId } from "../../core/scope.js";
 
 /** The thread of a run (`config.configurable.thread_id`); extraction needs it for attribution and to group a thread's turns. */
 export function threadIdFromConfig(config: RunnableConfig | undefined): string {
-  const id = (config?.configurable as Record<string, unknown> | undefined)?.thread_id;
-  if (typeof id !== "string" || id === "") {
-    throw new MemoryError(ErrorCodes.SCOPE_REQUIRED, "memory extraction needs config.configurable.thread_id (a non-empty string) on every run");
+  const id = readThreadId((config?.configurable as Record<string, unknown> | undefined)?.thread_id, "config.configurable.thread_id");
+  if (id === null) {
+    throw new MemoryError(ErrorCodes.SCOPE_REQUIRED, "memory extraction needs config.configurable.thread_id (a non-empty string or a finite number) on every run");
   }
   return id;
 }
