@@ -3,6 +3,14 @@ import { invalidInput } from "../errors.js";
 import { storableText } from "../core/well-formed-text.js";
 import type { ExtractionSource, VerifiedOutcome } from "../core/candidate.js";
 import { isUserAuthored } from "../core/user-authored.js";
+import { keepStartAndEnd } from "../core/cut-text.js";
+
+/**
+ * Longest text of one message the extractors read, in characters: a longer one (a pasted document,
+ * a log) is read as its start and end. The secret filter reads at most MAX_SCAN_CHARS, and the
+ * offline extractor's time grows faster than the text; the user's own words sit around what they paste.
+ */
+export const MAX_SOURCE_CHARS = 20_000;
 
 /** A conversation: graph-state messages, optionally with outcomes the app verified. */
 export type ExtractionConversation =
@@ -78,7 +86,7 @@ export function collectExtractionSources(conversation: ExtractionConversation, o
       if (index >= start) skippedMessages++;
       return;
     }
-    const text = storableMessageText(message).trim();
+    const text = keepStartAndEnd(storableMessageText(message).trim(), MAX_SOURCE_CHARS);
     if (text === "") return;
     const source: ExtractionSource = { id: message.id ?? `message-${index}`, text, origin: "user", index };
     (index >= start ? sources : context).push(source);

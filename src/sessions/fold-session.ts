@@ -5,6 +5,7 @@ import type { MemoryRepository } from "../store/memory-store.js";
 import { offlineSummarizer } from "../summarization/offline-summarizer.js";
 import { summarizeMessages } from "../summarization/summarize-messages.js";
 import type { Summarizer } from "../summarization/summarizer.js";
+import { boundedForSummary } from "../summarization/bounded-messages.js";
 import { messageText } from "../summarization/transcript.js";
 import { countTokens } from "../tokens/count-messages.js";
 import { draftsFromMessage } from "../rule-extractor/rule-extractor.js";
@@ -57,7 +58,9 @@ export async function foldSession(store: MemoryRepository, scope: SessionScope, 
     existing && info ? { ...sessionSummaryOf(existing), coversThroughMessageId: info.coversThroughMessageId, tokens: 0, updatedAt: info.summaryUpdatedAt ?? info.lastAt } : null;
 
   const watermarkOf = (index: number) => messages[index].id ?? `${threadId}#${index}`;
-  const raw = sessionConversationEntries(messages);
+  // A message far longer than a summary can use is read as its start and end, as a summary reads it
+  // (the secret filter and the rules extractor would otherwise read all of it on every fold).
+  const raw = sessionConversationEntries(boundedForSummary(messages));
   // Values the user corrected later in the thread are not quoted either ("typo, it's gmail").
   const corrected = withCorrectionsApplied(raw.map((e) => e.message));
   // What the user asked here to forget, and what was withdrawn from this session before (deleted,

@@ -7,6 +7,7 @@ import { resolveEncoding, type CountTokensOptions } from "../tokens/count-messag
 import { mergeFacts, recencyKey, type EntityKind } from "./entities.js";
 import { offlineSummarizer } from "./offline-summarizer.js";
 import { storableEntities } from "./storable-entities.js";
+import { boundedForSummary } from "./bounded-messages.js";
 import { messageText } from "./transcript.js";
 import { detectSecretsAndIdentifiers } from "../sensitive/detect-sensitive.js";
 import type { Summarizer } from "./summarizer.js";
@@ -59,10 +60,11 @@ export async function summarizeMessages(options: SummarizeMessagesOptions): Prom
   const encoding = resolveEncoding(options);
   const previous = options.previous ?? null;
   const summarizer = options.summarizer ?? offlineSummarizer();
-  const out = await summarizer.summarize({ messages: options.messages, previous, maxTokens: options.maxSummaryTokens, encoding, config: options.config });
+  const messages = boundedForSummary(options.messages);
+  const out = await summarizer.summarize({ messages, previous, maxTokens: options.maxSummaryTokens, encoding, config: options.config });
   // A summariser (a model, or a previous summary from state) may list a secret or pieces of one: the
   // merged lists pass the secret filter after joining.
-  const knownSecrets = options.messages.flatMap((m) => {
+  const knownSecrets = messages.flatMap((m) => {
     const text = messageText(m);
     return detectSecretsAndIdentifiers(text).map((f) => text.slice(f.start, f.end));
   });
@@ -70,7 +72,7 @@ export async function summarizeMessages(options: SummarizeMessagesOptions): Prom
     limits: options.entityLimits,
     closedTasks: out.closedTasks,
     recency: previous?.factRecency,
-    mentioned: mentionedAgain(previous?.entities, options.messages),
+    mentioned: mentionedAgain(previous?.entities, messages),
   });
   const storable = storableEntities(merged.entities, { knownSecrets });
   const maxEntityTokens = options.maxEntityTokens ?? Math.floor(options.maxSummaryTokens * DEFAULT_ENTITY_SHARE);
