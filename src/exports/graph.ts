@@ -7,6 +7,7 @@ export { hasToolCalls, MEMORY_NODES, type MemoryGraphUpdate, type MemoryAgentToo
 export { createMemoryTurnSteps, type MemoryStepsOptions, type MemoryTurnEvent, type MemoryTurnState, type MemoryTurnSteps } from "../graph/turn-steps.js";
 export { memoryContext, type MemoryPromptOptions, type MemoryPromptState } from "../graph/memory-prompt.js";
 export { requireRunScope, RUN_SCOPE_KEYS, type RunScope } from "../graph/run-scope.js";
+export { checkThreadOwners, ThreadOwnerCheckedSaver } from "../threads/owner-checked-saver.js";
 export { memoryGetter, type MemoryProvider } from "../graph/memory-source.js";
 export { createMemoryAgentNode, MEMORY_AGENT_SYSTEM_PROMPT, type MemoryAgentNodeOptions } from "../graph/memory-agent-node.js";
 export { memoryToolsFor } from "../graph/memory-tools.js";

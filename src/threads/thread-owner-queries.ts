@@ -17,3 +17,6 @@ export const DELETE_USER_THREAD_OWNERS_SQL = "DELETE FROM thread_owners WHERE th
 export function ownerMatchesSql(o: string, tenantParam: string, userParam: string): string {
   return `(${o}.tenant_id IS NOT DISTINCT FROM ${tenantParam}::text AND ${o}.user_id IS NOT DISTINCT FROM ${userParam}::text)`;
 }
+
+/** The recorded owner of a thread ($1), without claiming it: no row for a thread nobody has used. */
+export const THREAD_OWNER_SQL = "SELECT tenant_id, user_id FROM thread_owners WHERE thread_id = $1";
