@@ -11,7 +11,7 @@ import { deterministicMemoryId } from "./deterministic-id.js";
 import { findSlotMemories, linkSuperseded } from "./memory-lookups.js";
 import { profileFieldFor, type ProfileFieldMapping } from "./profile-fields.js";
 import { containsAll, coreTerms, isNegated, normaliseStatement, sameTerms } from "./statement-match.js";
-import { changeSourceOf, originOf, runIdOf, type WriteRun } from "./write-run.js";
+import { changeSourceOf, originOf, runIdOf, slotKeyOf, type WriteRun } from "./write-run.js";
 import { isEmptyWithdrawal, mergeWithdrawals, withdrawalOf } from "../../sessions/withdrawal.js";
 import { isSessionMemory } from "../../sessions/session-metadata.js";
 import { forgetEverywhere, profileChangeWithdrawal } from "../../forgetting/forget-everywhere.js";
@@ -46,8 +46,11 @@ export async function applyAdd(run: WriteRun, c: MemoryCandidate): Promise<void>
     await writeMemory(run, { ...c, kind: "preference" }, { ruleId: proposed.id });
     return;
   }
-  if (await writeProfileField(run, c)) return;
-  await writeMemory(run, c);
+  if (!(await writeProfileField(run, c))) await writeMemory(run, c);
+  // What the batch said of the slot before ("I live in Porto" … "actually we moved to Lisbon") was
+  // never stored, but the conversation still quotes it: withdraw it as a replaced value.
+  const earlier = c.subject && c.subject !== "*" ? run.replacedInBatch?.get(slotKeyOf(c)) : undefined;
+  if (earlier && earlier.length > 0) await withdrawStale(run, [], c.text, [], earlier);
 }
 
 /** A fact or preference whose slot is a profile field goes to the profile (and only there). */
@@ -185,8 +188,17 @@ async function supersede(run: WriteRun, c: MemoryCandidate, id: string, vector: 
  * Prenzlauer Berg" after the move. Sentences that state the new value stay ("moved from Prenzlauer
  * Berg to Lisbon"), and turns queued before this pass's own lose it too.
  */
-async function withdrawStale(run: WriteRun, replaced: readonly Memory[], current: string, profileChanges: ReadonlyArray<{ field: string; from: unknown; to?: unknown }> = []): Promise<void> {
-  const fromMemories = withdrawalOf(replaced.filter((m) => !isSessionMemory(m)).map((m) => ({ id: m.id, text: m.text, replacedBy: current })));
+async function withdrawStale(
+  run: WriteRun,
+  replaced: readonly Memory[],
+  current: string,
+  profileChanges: ReadonlyArray<{ field: string; from: unknown; to?: unknown }> = [],
+  unstored: readonly string[] = [],
+): Promise<void> {
+  const fromMemories = withdrawalOf([
+    ...replaced.filter((m) => !isSessionMemory(m)).map((m) => ({ id: m.id, text: m.text, replacedBy: current })),
+    ...unstored.map((text) => ({ text, replacedBy: current })),
+  ]);
   const { withdrawal: fromProfile, profileValues } = profileChangeWithdrawal(profileChanges);
   const w = mergeWithdrawals(fromMemories, fromProfile);
   if (isEmptyWithdrawal(w) && profileValues.length === 0) return;

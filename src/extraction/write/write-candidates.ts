@@ -1,7 +1,7 @@
 import { ErrorCodes, isMemoryError } from "../../errors.js";
 import { requireThreadOwner } from "../../threads/thread-owner.js";
 import type { MemoryCandidate } from "../../core/candidate.js";
-import { applyWritePolicy } from "../write-policy.js";
+import { applyWritePolicy, type PolicyRejection } from "../write-policy.js";
 import type { UserScope } from "../../core/scope.js";
 import { applyAdd } from "./apply-add.js";
 import { applyForget } from "./apply-forget.js";
@@ -9,7 +9,7 @@ import { redactedCategory } from "../../sensitive/redaction.js";
 import { withUserWriteLock } from "../../store/user-write-lock.js";
 import type { WriteCandidatesOptions, WriteTargets } from "./write-options.js";
 import { addPolicyCounts, countRefusal, emptyWriteReport, type WriteReport } from "./write-report.js";
-import { requireUserScope, resolveWriteRun } from "./write-run.js";
+import { requireUserScope, resolveWriteRun, slotKeyOf } from "./write-run.js";
 
 /** True while the user has opted out (false when the app has no settings target). */
 export async function isOptedOut(targets: WriteTargets | undefined, scope: UserScope): Promise<boolean> {
@@ -45,8 +45,9 @@ export async function writeCandidates(candidates: readonly MemoryCandidate[], op
   // Attributed to a thread: the thread must be the scope's own (a foreign thread id writes nothing).
   if (run.attribution.threadId) await requireThreadOwner(run.db, run.attribution.threadId, scope);
 
-  const { accepted, counts } = applyWritePolicy(candidates, { config: run.policy, sources: options.sources });
+  const { accepted, rejected, counts } = applyWritePolicy(candidates, { config: run.policy, sources: options.sources });
   addPolicyCounts(report, counts);
+  run.replacedInBatch = replacedInBatchOf(candidates, rejected);
   // A candidate built from redacted text ("User's key is [redacted:api_key]") is a secret's shadow: refuse it too.
   const kept = accepted.filter((c) => {
     const category = redactedCategory(c.text);
@@ -69,4 +70,16 @@ export async function writeCandidates(candidates: readonly MemoryCandidate[], op
     report.skipped = "opted_out";
   }
   return report;
+}
+
+/** The texts of candidates the policy dropped because a later one of the batch has their slot, by slot. */
+function replacedInBatchOf(candidates: readonly MemoryCandidate[], rejected: readonly PolicyRejection[]): Map<string, string[]> {
+  const bySlot = new Map<string, string[]>();
+  for (const r of rejected) {
+    const c = candidates[r.index];
+    if (r.reason !== "superseded_in_batch" || !c) continue;
+    const key = slotKeyOf(c);
+    bySlot.set(key, [...(bySlot.get(key) ?? []), c.text]);
+  }
+  return bySlot;
 }

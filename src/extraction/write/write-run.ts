@@ -21,7 +21,16 @@ export interface WriteRun {
   attribution: WriteAttribution & { scope: UserScope };
   report: WriteReport;
   createdAtOf?: (candidate: MemoryCandidate) => Date | undefined;
+  /**
+   * What this batch said of a slot before its last word (`kind|subject` → texts): candidates the
+   * policy dropped as `superseded_in_batch`. Never stored, they are still quoted where the
+   * conversation is (past sessions, summaries), so the slot's write withdraws them like a stored value.
+   */
+  replacedInBatch?: ReadonlyMap<string, readonly string[]>;
 }
+
+/** The key of a candidate's slot in {@link WriteRun.replacedInBatch}. */
+export const slotKeyOf = (c: Pick<MemoryCandidate, "kind" | "subject">): string => `${c.kind}|${c.subject}`;
 
 export function resolveWriteRun(options: MemoryWriteOptions & WriteAttribution, report: WriteReport, createdAtOf?: WriteRun["createdAtOf"]): WriteRun {
   if (!options?.store) throw invalidInput("store", "the write path needs a MemoryRepository");
