@@ -46,10 +46,16 @@ ALTER TABLE memory_scope_stats ENABLE ROW LEVEL SECURITY;
 CREATE POLICY memory_scope_stats_select ON memory_scope_stats FOR SELECT USING (memory_rls_visible(tenant_id, user_id));
 
 -- The old row out if it counted, the new row in if it counts. TRUNCATE empties the counters.
+-- A counter row brought back to zero is deleted (this transaction holds its lock since the
+-- upsert, so nobody else changed it): a scope written and emptied by one backend, a user whose
+-- data was deleted, leaves no row naming it. Rows of other shards may still sum to zero.
 CREATE FUNCTION memory_scope_stats_apply() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER AS $fn$
 DECLARE
   v_shard smallint := (pg_backend_pid() % 16)::smallint;
+  v_row tid;
+  v_n bigint;
+  v_len bigint;
 BEGIN
   IF TG_OP = 'TRUNCATE' THEN
     DELETE FROM memory_scope_stats;
@@ -58,7 +64,11 @@ BEGIN
   IF TG_OP <> 'INSERT' AND OLD.superseded_by IS NULL AND OLD.deactivated_at IS NULL AND OLD.expires_at IS NULL THEN
     INSERT INTO memory_scope_stats AS s (tenant_id, user_id, scope, kind, shard, n, len_sum)
     VALUES (OLD.tenant_id, OLD.user_id, OLD.scope, OLD.kind, v_shard, -1, -OLD.doc_len)
-    ON CONFLICT (tenant_id, user_id, scope, kind, shard) DO UPDATE SET n = s.n + excluded.n, len_sum = s.len_sum + excluded.len_sum;
+    ON CONFLICT (tenant_id, user_id, scope, kind, shard) DO UPDATE SET n = s.n + excluded.n, len_sum = s.len_sum + excluded.len_sum
+    RETURNING s.ctid, s.n, s.len_sum INTO v_row, v_n, v_len;
+    IF v_n = 0 AND v_len = 0 THEN
+      DELETE FROM memory_scope_stats s WHERE s.ctid = v_row;
+    END IF;
   END IF;
   IF TG_OP <> 'DELETE' AND NEW.superseded_by IS NULL AND NEW.deactivated_at IS NULL AND NEW.expires_at IS NULL THEN
     INSERT INTO memory_scope_stats AS s (tenant_id, user_id, scope, kind, shard, n, len_sum)
@@ -111,7 +121,7 @@ BEGIN
       -- The triggers' lock on memories keeps writers out until commit: the rebuild sees every row.
       DELETE FROM memory_scope_stats;
       INSERT INTO memory_scope_stats (tenant_id, user_id, scope, kind, shard, n, len_sum)
-      SELECT m.tenant_id, m.user_id, m.scope, m.kind, 0, count(*), sum(m.doc_len)
+      SELECT m.tenant_id, m.user_id, m.scope, m.kind, (pg_backend_pid() % 16)::smallint, count(*), sum(m.doc_len)
       FROM memories m
       WHERE m.superseded_by IS NULL AND m.deactivated_at IS NULL AND m.expires_at IS NULL
       GROUP BY m.tenant_id, m.user_id, m.scope, m.kind;

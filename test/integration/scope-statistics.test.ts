@@ -184,6 +184,8 @@ describe("scope statistics (migration 0016) on PGlite with pgvector", () => {
     await store.delete(acme, knowledge[1].id);
     await store.deleteAll(bob, { kinds: ["fact"] });
     await expectExact(clock.now());
+    // One backend wrote and deleted bob's rows (PGlite): no counter row names him any more.
+    expect((await db.query("SELECT count(*)::int AS n FROM memory_scope_stats WHERE user_id = 'bob'")).rows).toEqual([{ n: 0 }]);
   });
 
   it("follows expiries given, moved and taken away, and answers exactly on both sides of an expiry", async () => {
