@@ -239,7 +239,9 @@ BEGIN
   ),
   -- Small scope: the rows just scanned are the scope. Large scope: the scope's count and length
   -- sum from memory_scope_stats (rows active whatever the time), plus the rows with an expiry that
-  -- are active at p_now, counted exactly (memories_scope_expiring_idx). The average is the sum
+  -- are active at p_now, counted exactly (memories_scope_expiring_idx; `expires_at > p_now` written
+  -- out as well so that expired rows the sweep has not yet removed are skipped by the index range,
+  -- not read and filtered). The average is the sum
   -- divided by the count in numeric, as avg() computes it, so both give the same double.
   stats AS MATERIALIZED (
     SELECT count(*)::integer AS n, coalesce(avg(s.doc_len), 1)::double precision AS avgdl FROM scoped s HAVING v_ann IS NULL
@@ -259,17 +261,17 @@ BEGIN
       UNION ALL
       SELECT 1, m.doc_len FROM memories m
       WHERE v_ann IS NOT NULL AND p_user IS NOT NULL AND m.tenant_id = p_tenant AND m.user_id = p_user AND m.scope = 'user'
-        AND m.expires_at IS NOT NULL AND memory_is_active(m.superseded_by, m.expires_at, m.deactivated_at, p_now)
+        AND m.expires_at > p_now AND memory_is_active(m.superseded_by, m.expires_at, m.deactivated_at, p_now)
         AND (p_kinds IS NULL OR m.kind = ANY(p_kinds))
       UNION ALL
       SELECT 1, m.doc_len FROM memories m
       WHERE v_ann IS NOT NULL AND p_include_tenant AND m.tenant_id = p_tenant AND m.user_id IS NULL AND m.scope = 'tenant'
-        AND m.expires_at IS NOT NULL AND memory_is_active(m.superseded_by, m.expires_at, m.deactivated_at, p_now)
+        AND m.expires_at > p_now AND memory_is_active(m.superseded_by, m.expires_at, m.deactivated_at, p_now)
         AND (p_kinds IS NULL OR m.kind = ANY(p_kinds))
       UNION ALL
       SELECT 1, m.doc_len FROM memories m
       WHERE v_ann IS NOT NULL AND p_include_global AND m.tenant_id IS NULL AND m.user_id IS NULL AND m.scope = 'global'
-        AND m.expires_at IS NOT NULL AND memory_is_active(m.superseded_by, m.expires_at, m.deactivated_at, p_now)
+        AND m.expires_at > p_now AND memory_is_active(m.superseded_by, m.expires_at, m.deactivated_at, p_now)
         AND (p_kinds IS NULL OR m.kind = ANY(p_kinds))
     ) w HAVING v_ann IS NOT NULL
   ),
