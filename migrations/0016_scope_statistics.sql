@@ -44,6 +44,20 @@ CREATE TABLE memory_scope_stats (
 -- (SECURITY DEFINER) and by memory_ensure_large_scope_indexes (the owner).
 ALTER TABLE memory_scope_stats ENABLE ROW LEVEL SECURITY;
 CREATE POLICY memory_scope_stats_select ON memory_scope_stats FOR SELECT USING (memory_rls_visible(tenant_id, user_id));
+-- Whoever may read memories may read their counters: an app role granted before this migration
+-- (grantMemoryRoles, or GRANT ... ON ALL TABLES IN SCHEMA) would otherwise fail every search of a
+-- large scope, and the planner checks the table for every search (42501, permission denied).
+DO $grant$
+DECLARE r record;
+BEGIN
+  FOR r IN SELECT DISTINCT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(g.rolname) END AS who
+           FROM pg_class c CROSS JOIN LATERAL aclexplode(c.relacl) a LEFT JOIN pg_roles g ON g.oid = a.grantee
+           WHERE c.oid = 'memories'::regclass AND a.privilege_type = 'SELECT' AND a.grantee <> c.relowner
+  LOOP
+    EXECUTE format('GRANT SELECT ON memory_scope_stats TO %s', r.who);
+  END LOOP;
+END
+$grant$;
 
 -- The old row out if it counted, the new row in if it counts. TRUNCATE empties the counters.
 -- A counter row brought back to zero is deleted (this transaction holds its lock since the
