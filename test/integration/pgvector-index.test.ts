@@ -279,10 +279,10 @@ describeServer("server Postgres without pgvector", () => {
     await db.close();
   });
 
-  it("records migrations 0014 and 0015 but builds no index: the ANN lookup always answers NULL, the search is migration 0015's", async () => {
+  it("records migrations 0014 to 0016 but builds no index: the ANN lookup always answers NULL, the search is migration 0016's", async () => {
     expect(db.capabilities.pgvector).toBe(false);
-    const { rows: applied } = await db.query<{ name: string }>("SELECT name FROM migrations WHERE id IN (14, 15) ORDER BY id");
-    expect(applied).toEqual([{ name: "0014_pgvector_index" }, { name: "0015_large_scope_search" }]);
+    const { rows: applied } = await db.query<{ name: string }>("SELECT name FROM migrations WHERE id IN (14, 15, 16) ORDER BY id");
+    expect(applied).toEqual([{ name: "0014_pgvector_index" }, { name: "0015_large_scope_search" }, { name: "0016_scope_statistics" }]);
     const { rows: fns } = await db.query<{ name: string }>(
       "SELECT proname AS name FROM pg_proc WHERE pronamespace = current_schema()::regnamespace AND proname IN ('memory_ensure_vector_index', 'memory_ensure_large_scope_indexes', 'memory_ann_candidate_ids', 'memory_ann_nearest_sql')",
     );
@@ -290,14 +290,20 @@ describeServer("server Postgres without pgvector", () => {
     const { rows: ann } = await db.query<{ ids: string[] | null }>("SELECT memory_ann_candidate_ids('acme', NULL, true, false, NULL, now(), '{1,0}'::real[], 40) AS ids");
     expect(ann[0].ids).toBeNull();
     const { rows } = await db.query<{ src: string }>("SELECT prosrc AS src FROM pg_proc WHERE pronamespace = current_schema()::regnamespace AND proname = 'memory_search_candidates'");
-    const migration = readFileSync("migrations/0015_large_scope_search.sql", "utf8");
+    const migration = readFileSync("migrations/0016_scope_statistics.sql", "utf8");
     const start = migration.indexOf("CREATE OR REPLACE FUNCTION memory_search_candidates(");
     const body = migration.slice(migration.indexOf("AS $fn$", start) + "AS $fn$".length, migration.indexOf("$fn$;", start));
     expect(rows).toEqual([{ src: body }]);
     const { rows: indexes } = await db.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM pg_indexes WHERE schemaname = current_schema() AND indexname IN ('memories_fts_gin', 'memories_scope_stats_idx')",
+      "SELECT count(*)::int AS n FROM pg_indexes WHERE schemaname = current_schema() AND indexname IN ('memories_fts_gin', 'memories_scope_stats_idx', 'memories_scope_expiring_idx')",
     );
     expect(indexes[0].n).toBe(0);
+    // The counters' table exists on every engine; no trigger fills it here.
+    const { rows: triggers } = await db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_trigger WHERE tgrelid = 'memories'::regclass AND tgname LIKE 'memories\\_scope\\_stats\\_%'",
+    );
+    expect(triggers[0].n).toBe(0);
+    expect(await db.query("SELECT 1 FROM memory_scope_stats LIMIT 1")).toMatchObject({ rows: [] });
   });
 
   it("searches a tenant scope exactly, as before", async () => {
