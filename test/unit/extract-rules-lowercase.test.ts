@@ -36,7 +36,7 @@ const LOWERCASE: Array<[string, Expected[]]> = [
   // where the user lives, comes from, moved to
   ["i live in berlin", [{ kind: "fact", subject: "location.home", text: "User lives in berlin." }]],
   ["i currently live in new york", [{ kind: "fact", subject: "location.home", text: "User lives in new york." }]],
-  ["i'm based in leeds", [{ kind: "fact", subject: "location.home", text: "User is based in leeds." }]],
+  ["i'm based in leeds", [{ kind: "fact", subject: "location.home", text: "User lives in leeds." }]],
   ["i'm originally from porto", [{ kind: "fact", subject: "location.origin", text: "User is from porto." }]],
   ["i grew up in cork", [{ kind: "fact", subject: "location.origin", text: "User is from cork." }]],
   ["actually, i moved to lisbon", [{ kind: "fact", subject: "location.home", text: "User lives in lisbon (moved there).", correction: true }]],
@@ -65,7 +65,7 @@ const LOWERCASE: Array<[string, Expected[]]> = [
   ["i have two kids", [{ kind: "fact", subject: "family.children", text: "User has two kids." }]],
   ["i have a cat and a dog", [{ kind: "fact", text: "User has a cat and a dog." }]],
   ["i'm married", [{ kind: "fact", subject: "family.status", text: "User is married." }]],
-  ["my dog's name is biscuit", [{ kind: "fact", text: "User's dog's name is Biscuit." }]],
+  ["my dog's name is biscuit", [{ kind: "fact", subject: "about.dog_name", text: "User's dog's name is Biscuit." }]],
   // preferences
   ["i prefer dark mode", [{ kind: "preference", subject: "ui.theme", text: "User prefers dark mode." }]],
   ["i really love hiking in the alps", [{ kind: "preference", text: "User likes hiking in the alps." }]],
@@ -163,6 +163,17 @@ const ASIDES: Array<[string, Expected[]]> = [
   ],
   ["i live in leeds — rainy, but fine", [{ kind: "fact", subject: "location.home", text: "User lives in leeds." }]],
   ["I'm vegan - have been for years, honestly", [{ kind: "fact", subject: "diet", text: "User is vegan." }]],
+  // emoticons close no aside and end no value
+  ["i live in berlin :) (kreuzberg)", [{ kind: "fact", subject: "location.home", text: "User lives in berlin." }]],
+  [
+    "I work at Acme :D and I live in Leeds",
+    [
+      { kind: "fact", subject: "employer", text: "User works at Acme." },
+      { kind: "fact", subject: "location.home", text: "User lives in Leeds." },
+    ],
+  ],
+  // an aside that qualifies the statement is left out of it
+  ["I have a cat (well, two)", [{ kind: "fact", text: "User has a cat." }]],
 ];
 
 /** Lowercase and capitalised forms of one statement: same kinds and subjects. */
@@ -198,6 +209,8 @@ const NEGATIVE = [
   "i live in fear of deadlines",
   "i work at home",
   "i work at night",
+  "i work for free",
+  "call me maybe",
   "i'm in trouble",
   "we moved to the new office",
   "hi, i'm tired",
