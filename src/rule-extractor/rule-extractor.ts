@@ -4,7 +4,7 @@ import type { Draft, StatementContext } from "./draft.js";
 import { parseContinuedInstruction, parseInstruction, parseRequestQuestion } from "./instructions.js";
 import { describesProblem } from "./outcomes.js";
 import { parseRoleFragment, parseStatement } from "./statements.js";
-import { QUESTION_START, asSentence, clauses, normaliseClause, ownWords, sentences, toThirdPerson } from "./text.js";
+import { QUESTION_START, asSentence, clauses, normaliseClause, ownWords, sentences, toThirdPerson, withPronounI } from "./text.js";
 
 interface MessageDrafts {
   drafts: Draft[];
@@ -98,10 +98,12 @@ function emailStatement(text: string, drafts: readonly Draft[]): Draft | null {
 export function draftsFromMessage(text: string, ctx: StatementContext): MessageDrafts {
   const drafts: Draft[] = [];
   const signals = new Set<RequestSignal>();
-  const own = ownWords(text);
+  // A lowercase "i" is the pronoun the rules read as "I" ("i live in …", "i'm …").
+  const own = withPronounI(ownWords(text));
   if (/\b(?:off the record|between (?:you and me|us)|not for (?:your )?memory)\b/i.test(own)) signals.add("suppress-this");
   const all = sentences(own);
-  const kept = keptMessage(all);
+  // A kept message is stored as the user said it, asides and all.
+  const kept = keptMessage(sentences(own, { keepAsides: true }));
   if (kept) return { drafts: [kept], signals };
   // A message that opens with a greeting introduces the user ("Hi! First time here. I'm Siobhán, by the way").
   const greeted = all.length > 0 && normaliseClause(all[0]).flags.greeting;

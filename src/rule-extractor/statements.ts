@@ -18,29 +18,73 @@ const STATE_WORDS = /^(?:broken|slow|down|dead|fine|ok|okay|great|weird|off|on|b
 const NOT_A_NAME = /^(?:not|no|a|an|the|none|nothing|secret|private|irrelevant|unknown|important|whatever|anonymous|hidden|is|was|also|still|on|in|at|here|there|weird|long|hard|complicated)$/i;
 const NAME_PARTICLE = /^(?:van|von|de|da|di|del|della|der|den|le|la|du|dos|das|bin|ibn|al|el|ter|ten|zu)$/;
 
-/** "Anna Schmidt", "anna", "Ludwig van Beethoven" — but not "not important" or "a secret". */
-function personName(rawValue: string): string | undefined {
+/**
+ * Words that open or fill a common phrase rather than a name ("in fear of …", "at home", "at
+ * night", "the new office"): in a clause typed without capitals, a value made with them is no name.
+ */
+const NOT_A_NAME_START =
+  /^(?:a|an|the|my|our|your|his|her|their|its|this|that|these|those|some|any|no|every|each|all|one|other|another|home|work|night|nights|day|days|weekends?|shifts?|fear|hope|peace|denial|trouble|love|pain|debt|bed|school|college|hospital|town|time|mode|meeting|call|charge|touch|line|person|general|private|public|secret|silence|comfort|luxury|poverty|misery|style|theory|practice|reality|order|front|back|middle|place|least|most|lot|lots|bit|way|case|terms|part|first|last|next|same|different|various|several|many|few|much|more|less|it|them|me|you|us|him|here|there|now|then|what|which|who|where|when|how|why|if|not|very|too|also|just|really|still|mostly|lunch|dinner|breakfast|sea|advance|progress|remote|remotely|office|free|nothing|fun|money|cash|tips|peanuts|uni|university|work)$/i;
+/** Words no name holds: pronouns, verbs and conjunctions ("berlin with my wife" is cut before, "love with it" is not a place). */
+const NOT_IN_A_NAME = /^(?:I|me|my|you|your|we|our|us|it|its|they|them|their|he|him|his|she|her|is|are|was|were|be|been|am|do|does|did|and|or|but|so|because|if|when|while|with|without|for|from|to|in|on|at|by|as|than|like|about|into|onto|over|under|not|no)$/i;
+
+/**
+ * A name typed in lowercase ("berlin", "new york", "deutsche bahn", "st. mary's"), read only where
+ * capitals say nothing (`ClauseFlags.caseless`): one to four words, none of them a pronoun, a verb
+ * or a conjunction, and not opening like a common phrase ("fear of deadlines", "home", "the office").
+ */
+function lowercaseName(v: string): boolean {
+  const tokens = v.split(/\s+/);
+  if (tokens.length === 0 || tokens.length > 4 || !/^\p{Ll}/u.test(v)) return false;
+  if (NOT_A_NAME_START.test(tokens[0]) || tokens.some((t) => NOT_IN_A_NAME.test(t))) return false;
+  return tokens.every((t) => /^[\p{L}][\p{L}\p{N}'’.&-]*$/u.test(t));
+}
+
+/**
+ * "Anna Schmidt", "anna", "Ludwig van Beethoven" — but not "not important" or "a secret". A name
+ * is stored capitalised as names are ("anna schmidt", typed where capitals say nothing, → "Anna Schmidt").
+ */
+function personName(rawValue: string, caseless = false): string | undefined {
   const raw = cutValue(rawValue);
   if (!/^[\p{L}'’-]+(?:\s+[\p{L}'’-]+){0,3}$/u.test(raw)) return undefined;
   const tokens = raw.split(/\s+/);
   if (tokens.some((t) => NOT_A_NAME.test(t))) return undefined;
-  if (tokens.length > 1 && tokens.some((t) => /^\p{Ll}/u.test(t) && !NAME_PARTICLE.test(t))) return undefined;
-  return raw.replace(/^(\p{Ll})/u, (x) => x.toUpperCase());
+  if (!caseless && tokens.length > 1 && tokens.some((t) => /^\p{Ll}/u.test(t) && !NAME_PARTICLE.test(t))) return undefined;
+  return tokens.map((t, i) => (i > 0 && NAME_PARTICLE.test(t) ? t : t.replace(/^(\p{Ll})/u, (x) => x.toUpperCase()))).join(" ");
 }
 
-/** A place name: capitalised (or "the Netherlands"), at most six words. */
-function place(raw: string): string | undefined {
+/**
+ * Words that say how the user is, not who ("hi, i'm tired", "hey i'm back", "call me later"): in a
+ * lowercase introduction they are no name.
+ */
+const STATE_NOT_NAME =
+  /^(?:back|new|tired|bored|stuck|lost|sorry|sure|ready|done|busy|sick|ill|free|late|early|happy|sad|glad|fine|good|great|ok|okay|alright|well|home|away|out|up|off|around|alone|hungry|thirsty|cold|hot|awake|confused|curious|stressed|excited|nervous|worried|scared|afraid|annoyed|upset|angry|frustrated|exhausted|sleepy|married|single|divorced|engaged|pregnant|retired|unemployed|old|young|just|so|very|really|only|almost|always|never|later|tomorrow|anytime|whatever|anything|crazy|again|in|there|here|over|through|finished|fed|sorted|set|fixed|vegan|vegetarian|right|wrong|serious|kidding|joking|interested|impressed|surprised|thankful|grateful|maybe|perhaps|sometime|soon|now|anything|whenever)$/i;
+
+/** A name after an introduction or "call me": capitalised, or (where capitals say nothing) a lowercase name that is not a state. */
+function introducedName(raw: string, caseless: boolean): string | undefined {
+  const v = raw.trim();
+  if (/^\p{Lu}/u.test(v)) return NOT_A_NAME.test(v.split(/\s+/)[0]) ? undefined : v;
+  if (!caseless) return undefined;
+  const tokens = v.split(/\s+/);
+  if (tokens.some((t) => STATE_NOT_NAME.test(t) || NOT_A_NAME.test(t) || (t.length >= 5 && /ing$/i.test(t)) || (t.length >= 6 && /[^e]ed$/i.test(t) && !/med$/i.test(t)))) return undefined;
+  return personName(v, true);
+}
+
+/** A place name: capitalised (or "the Netherlands"), at most six words; lowercase where capitals say nothing (kept as typed). */
+function place(raw: string, caseless = false): string | undefined {
   const v = cutValue(raw).replace(/^the\s+(?=\p{Lu})/u, "the ");
-  if (!/^(?:the\s+)?\p{Lu}/u.test(v)) return undefined;
+  if (!/^(?:the\s+)?\p{Lu}/u.test(v) && !(caseless && lowercaseName(v))) return undefined;
   if (v.split(/\s+/).length > 6) return undefined;
   return v;
 }
 
-/** A company or organisation name: capitalised or a known form ("a startup"), at most six words. */
-function organisation(raw: string): string | undefined {
+/** A company or organisation name: capitalised or a known form ("a startup"), at most six words; lowercase where capitals say nothing (kept as typed). */
+function organisation(raw: string, caseless = false): string | undefined {
   // "Acme in Berlin": the place is where the user works, not part of the name.
-  const v = cutValue(raw).replace(/\s+(?:as an?|as the)\b.*$/i, "").replace(/\s+in\s+(?:the\s+)?\p{Lu}[\p{L}'’ -]*$/u, "");
+  const v = cutValue(raw)
+    .replace(/\s+(?:as an?|as the)\b.*$/i, "")
+    .replace(caseless ? /\s+in\s+(?:the\s+)?\p{L}[\p{L}'’ -]*$/u : /\s+in\s+(?:the\s+)?\p{Lu}[\p{L}'’ -]*$/u, "");
   if (v.split(/\s+/).length > 6) return undefined;
+  if (caseless && lowercaseName(v)) return v;
   if (/^(?:\p{Lu}|\d)/u.test(v) || /^(?:an?|the) (?:\w+ ){0,2}(?:startup|start-up|agency|bank|hospital|school|university|company|firm|consultancy|nonprofit|non-profit|NGO|government|ministry|lab)\b/i.test(v)) return v;
   return undefined;
 }
@@ -54,7 +98,7 @@ const OCCUPATION_RE = new RegExp(`\\b(?:${OCCUPATIONS})s?$`, "i");
  * ("a backend dev on the checkout team at Zalando") stays in the occupation, so a new job replaces
  * it; a short detail after a comma ("…, mostly night shifts") is kept in brackets.
  */
-function occupationDrafts(phrase: string, base: number, extra: Partial<Draft>): Draft[] | null {
+function occupationDrafts(phrase: string, base: number, extra: Partial<Draft>, caseless = false): Draft[] | null {
   const m = /^(.+?)\s+(?:at|for|with)\s+(.+)$/i.exec(phrase);
   let role = cutValue(m ? m[1] : phrase);
   // "an editor in Edinburgh": the place is where the user works, not part of the role.
@@ -64,7 +108,7 @@ function occupationDrafts(phrase: string, base: number, extra: Partial<Draft>): 
   if (!OCCUPATION_RE.test(head) || role.split(/\s+/).length > 10) return null;
   const detail = roleDetail(phrase);
   const drafts = [fact(`User is ${/^(?:an?|the)\s/i.test(role) ? role : `a ${role}`}${detail ? ` (${detail})` : ""}`, base, "occupation", extra)];
-  const org = m ? organisation(m[2]) : undefined;
+  const org = m ? organisation(m[2], caseless) : undefined;
   if (org) drafts.push(fact(`User works at ${org}`, base, "employer", extra));
   const workPlace = where ? place(where[1]) : undefined;
   if (workPlace) drafts.push(fact(`User works in ${workPlace}`, base, "location.work", extra));
@@ -72,10 +116,10 @@ function occupationDrafts(phrase: string, base: number, extra: Partial<Draft>): 
 }
 
 /** "Farfetch as a data analyst" → the role after "as", as an occupation draft (the organisation is read apart). */
-function roleAfterAs(raw: string, base: number, extra: Partial<Draft>): Draft[] {
+function roleAfterAs(raw: string, base: number, extra: Partial<Draft>, caseless = false): Draft[] {
   const m = /\s+as\s+((?:an?|the)\s+.+)$/i.exec(raw);
   if (!m) return [];
-  return (occupationDrafts(m[1], base, extra) ?? []).filter((d) => d.subject === "occupation");
+  return (occupationDrafts(m[1], base, extra, caseless) ?? []).filter((d) => d.subject === "occupation");
 }
 
 /** Businesses a person runs for a living ("I run a small pottery studio"), as opposed to a book club or a team. */
@@ -134,10 +178,10 @@ const TRIP_COMPANION = /\bwith\s+(?:my\s+([a-z]+)\s+)?(\p{Lu}[\p{L}'’-]+)/u;
 /** Statement rules, most specific first. Each returns drafts, or null when it does not apply. */
 const STATEMENT_RULES: Rule[] = [
   // --- name
-  (c) => {
+  (c, f) => {
     const m = /^my (?:full |first )?name(?:'s| is)\s+(.+)$/i.exec(c);
     if (!m) return null;
-    const name = personName(m[1]);
+    const name = personName(m[1], f.caseless);
     return name ? [fact(`User's name is ${name}`, 0.9, "name")] : null;
   },
   (c, f) => {
@@ -145,17 +189,23 @@ const STATEMENT_RULES: Rule[] = [
     const intro = /,?\s*(?:by the way|btw)$/i.test(c);
     if (!f.greeting && !intro) return null;
     const m = /^(?:I'm|I am|this is|it's)\s+(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)$/u.exec(c.replace(/,?\s*(?:by the way|btw)$/i, ""));
-    return m && !NOT_A_NAME.test(m[1]) ? [fact(`User's name is ${m[1]}`, 0.85, "name")] : null;
+    if (m) return !NOT_A_NAME.test(m[1]) ? [fact(`User's name is ${m[1]}`, 0.85, "name")] : null;
+    const lower = /^(?:I'm|I am|this is|it's)\s+(\p{Ll}[\p{L}'’-]+(?:\s+[\p{L}'’-]+)?)$/u.exec(c.replace(/,?\s*(?:by the way|btw)$/i, ""));
+    const name = lower ? introducedName(lower[1], f.caseless ?? false) : undefined;
+    return name ? [fact(`User's name is ${name}`, 0.85, "name")] : null;
   },
-  (c) => {
+  (c, f) => {
     const m = /^(?:[Pp]lease\s+|[Yy]ou can\s+|[Jj]ust\s+)?[Cc]all me\s+(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)?)/u.exec(c);
-    return m ? [pref(`User wants to be called ${m[1]}`, 0.9, "name.preferred")] : null;
+    if (m) return [pref(`User wants to be called ${m[1]}`, 0.9, "name.preferred")];
+    const lower = /^(?:please\s+|you can\s+|just\s+)?call me\s+(\p{Ll}[\p{L}'’-]*(?:\s+[\p{L}'’-]+)?)$/iu.exec(c);
+    const name = lower ? introducedName(lower[1], f.caseless ?? false) : undefined;
+    return name ? [pref(`User wants to be called ${name}`, 0.9, "name.preferred")] : null;
   },
   // --- where the user lives / comes from
-  (c) => {
+  (c, f) => {
     // A move is news about where the user lives now: stored in the current-location slot's words.
     const m = /^(?:I|we)(?:'ve| have)?\s*(?:just\s+|recently\s+|finally\s+|officially\s+)?(?:moved|relocated)\s+(?:back\s+|over\s+|up\s+|down\s+)?(?:to|into)\s+(.+)$/i.exec(c);
-    const p = m && place(m[1]);
+    const p = m && place(m[1], f.caseless);
     return p ? [fact(`User lives in ${p} (moved there)`, 0.9, "location.home", { correction: true })] : null;
   },
   (c) => {
@@ -173,19 +223,19 @@ const STATEMENT_RULES: Rule[] = [
     const p = m && place(m[1]);
     return p && !/\b(?:time|mode|meeting|call|charge|love|trouble|town)\b/i.test(p) ? [fact(`User is based in ${p}`, 0.85, "location.home")] : null;
   },
-  (c) => {
+  (c, f) => {
     const m = /^I(?:\s+(?:currently|now|still|actually))?\s+(?:live|reside)\s+in\s+(.+)$|^I(?:'m| am)\s+(?:currently\s+|now\s+)?(?:living|based|located)\s+in\s+(.+)$/i.exec(c);
-    const p = m && place(m[1] ?? m[2]);
+    const p = m && place(m[1] ?? m[2], f.caseless);
     return p ? [fact(`User lives in ${p}`, 0.9, "location.home")] : null;
   },
-  (c) => {
+  (c, f) => {
     const m = /^I (?:don't|do not|no longer) live in\s+(.+?)(?:\s+(?:anymore|any more))?$/i.exec(c);
-    const p = m && place(m[1]);
+    const p = m && place(m[1], f.caseless);
     return p ? [fact(`User no longer lives in ${p}`, 0.85, "location.home", { correction: true })] : null;
   },
-  (c) => {
+  (c, f) => {
     const m = /^I(?:'m| am)\s+(?:originally\s+)?from\s+(.+)$|^I (?:grew up|was born and raised|was born) in\s+(.+)$/i.exec(c);
-    const p = m && place(m[1] ?? m[2]);
+    const p = m && place(m[1] ?? m[2], f.caseless);
     return p ? [fact(`User is from ${p}`, 0.85, "location.origin")] : null;
   },
   // --- a trip the user is planning: durable for weeks ("a week in Crete in June"), unlike "this week"
@@ -210,20 +260,20 @@ const STATEMENT_RULES: Rule[] = [
   (c, f) => {
     const m = /^I(?:\s+(?:currently|now|still))?\s+work\s+as\s+(.+)$/i.exec(c);
     if (!m) return null;
-    return occupationDrafts(m[1], 0.9, f.correction ? { correction: true } : {}) ?? [fact(`User works as ${cutValue(m[1])}`, 0.8, "occupation")];
+    return occupationDrafts(m[1], 0.9, f.correction ? { correction: true } : {}, f.caseless) ?? [fact(`User works as ${cutValue(m[1])}`, 0.8, "occupation")];
   },
   (c, f) => {
     const m = /^I(?:\s+(?:currently|now|still))?\s+work\s+(?:at|for)\s+(.+)$/i.exec(c);
     if (!m) return null;
     if (/^myself\b/i.test(m[1])) return [fact("User is self-employed", 0.9, "employer")];
-    const org = organisation(m[1]);
+    const org = organisation(m[1], f.caseless);
     if (!org) return null;
     const extra = f.correction ? { correction: true } : {};
     const where = /\s+in\s+((?:the\s+)?\p{Lu}[\p{L}'’ -]*)$/u.exec(cutValue(m[1]));
     const workPlace = where ? place(where[1]) : undefined;
     return [
       fact(`User works at ${org}`, 0.9, "employer", extra),
-      ...roleAfterAs(m[1], 0.9, extra),
+      ...roleAfterAs(m[1], 0.9, extra, f.caseless),
       ...(workPlace ? [fact(`User works in ${workPlace}`, 0.85, "location.work", extra)] : []),
     ];
   },
@@ -235,17 +285,17 @@ const STATEMENT_RULES: Rule[] = [
     const isPlace = /^\p{Lu}\p{Ll}/u.test(v);
     return [fact(`User works in ${v}`, 0.85, isPlace ? "location.work" : "work.field")];
   },
-  (c) => {
+  (c, f) => {
     const m = /^I(?:'ve| have)?\s*(?:just\s+|recently\s+)?(?:started|joined|started working|started a new job|got a (?:new )?job)\s+(?:at|with|for)?\s*(.+)$/i.exec(c);
-    const org = m && organisation(m[1]);
+    const org = m && organisation(m[1], f.caseless);
     if (!org || /^(?:the|a|an)\s+(?:meeting|call|project|team|course|class)\b/i.test(org)) return null;
-    return [fact(`User works at ${org}`, 0.9, "employer", { correction: true }), ...roleAfterAs(m![1], 0.9, { correction: true })];
+    return [fact(`User works at ${org}`, 0.9, "employer", { correction: true }), ...roleAfterAs(m![1], 0.9, { correction: true }, f.caseless)];
   },
-  (c) => {
+  (c, f) => {
     const m = /^I(?:'ve| have)?\s*(?:just\s+)?(?:quit|left)\s+my\s+(?:job|position|role)\s+(?:at|with)\s+(.+)$|^I no longer work (?:at|for)\s+(.+?)(?:\s+(?:anymore|any more))?$|^I (?:don't|do not) work (?:at|for)\s+(.+?)\s+(?:anymore|any more)$/i.exec(c);
     const raw = m && (m[1] ?? m[2] ?? m[3]);
-    if (!raw || !/^\p{Lu}/u.test(raw.trim())) return null;
-    const org = organisation(raw);
+    if (!raw || (!/^\p{Lu}/u.test(raw.trim()) && !f.caseless)) return null;
+    const org = organisation(raw, f.caseless);
     return org ? [fact(`User no longer works at ${org}`, 0.85, "employer", { correction: true })] : null;
   },
   (c) => {
@@ -254,7 +304,7 @@ const STATEMENT_RULES: Rule[] = [
   },
   (c, f) => {
     const m = /^I(?:'m| am)\s+((?:an?|the)\s+.+)$/i.exec(c);
-    return m ? occupationDrafts(m[1], 0.85, f.correction ? { correction: true } : {}) : null;
+    return m ? occupationDrafts(m[1], 0.85, f.correction ? { correction: true } : {}, f.caseless) : null;
   },
   (c) => {
     const m = /^I(?:'m| am)?\s*(?:currently\s+)?(?:study|studying)\s+(.+)$/i.exec(c);
@@ -287,10 +337,12 @@ const STATEMENT_RULES: Rule[] = [
     return [slot.kind === "preference" ? pref(text, 0.9, slot.subject) : fact(text, 0.9, slot.subject)];
   },
   // --- my/our <anything> is <Value>: "my manager is Hiroshi", "our release day is Thursday", "my car is a 2019 Skoda"
-  (c) => {
+  (c, f) => {
     const m = /^(my|our)\s+((?:[a-z]+(?:'s)?\s+){0,2}[a-z]+)\s+(?:is|are|=)\s+(.+)$/i.exec(c);
     if (!m || NOT_AN_ATTRIBUTE.test(m[2])) return null;
-    const value = cutValue(m[3], { keepCommas: /\b(?:address|car|bike|setup)\b/i.test(m[2]) });
+    // "my dog's name is biscuit", typed where capitals say nothing: a name, stored capitalised.
+    const named = f.caseless && /\bname$/i.test(m[2]) ? personName(m[3], true) : undefined;
+    const value = named ?? cutValue(m[3], { keepCommas: /\b(?:address|car|bike|setup)\b/i.test(m[2]) });
     // A value worth keeping names something: a capitalised word or a number ("my laptop is slow" is a mood).
     if (value === "" || DEICTIC_OBJECT.test(value) || value.split(/\s+/).length > 12 || !/[\p{Lu}\d]/u.test(value) || STATE_WORDS.test(value)) return null;
     const attribute = m[2].toLowerCase();
@@ -387,14 +439,14 @@ const STATEMENT_RULES: Rule[] = [
     const living = /^(?:run|own|co-own|founded|started)$/i.test(m[1]) && /^(?:an?|my|our)\s/i.test(what) && BUSINESS.test(what);
     return [fact(`User runs ${toThirdPerson(what, { atStart: false }).replace(/^our\b/i, "their")}`, 0.85, living ? "occupation" : undefined)];
   },
-  (c) => {
+  (c, f) => {
     const m = /^I(?:'ve| have)?\s*(?:just\s+)?(?:took|taken|got|accepted|started|landed)\s+(?:a|the|my|this)\s+(?:new\s+)?(?:job|position|role)\s+(in|at|with)\s+(.+)$/i.exec(c);
     if (!m) return null;
     if (m[1].toLowerCase() === "in") {
-      const p = place(m[2]);
+      const p = place(m[2], f.caseless);
       return p ? [fact(`User took a job in ${p}`, 0.85, "location.work", { correction: true })] : null;
     }
-    const org = organisation(m[2]);
+    const org = organisation(m[2], f.caseless);
     return org ? [fact(`User works at ${org}`, 0.9, "employer", { correction: true })] : null;
   },
   (c) => {

@@ -30,12 +30,82 @@ export function ownWords(text: string): string {
   return t.replace(/`([^`\n]*)`/g, "$1");
 }
 
-/** Sentences: split on terminal punctuation, semicolons and line breaks (bullets are their own sentences). */
-export function sentences(text: string): string[] {
+/**
+ * Words after which a lone lowercase "i" is a numeral or a label ("part i", "world war i",
+ * "option i"), not the pronoun.
+ */
+const NUMERAL_LABEL =
+  "(?:part|parts|chapter|chapters|section|sections|volume|vol|book|act|scene|phase|stage|type|class|level|tier|grade|appendix|annex|table|figure|fig|article|item|step|round|episode|season|series|war|option|case|schedule|form|unit|track|disc|king|queen|pope)";
+const LOWERCASE_I = new RegExp(`(?<![\\p{L}\\p{N}_'’./\\\\-])(?<!\\b${NUMERAL_LABEL}\\s+)i(?=['’](?:m|ve|d|ll)\\b|\\s+(?!of\\b)\\p{L})`, "giu");
+
+/**
+ * The pronoun as the grammar reads it: a lowercase "i" that stands for the speaker ("i live in …",
+ * "i'm", "i've", "i'd", "i'll") becomes "I", and the curly apostrophes of contractions ("I’m",
+ * "don’t", "we’re") become straight ones. A lowercase "i" that is a numeral or a list marker
+ * ("part i of the report", "i) buy milk") or part of a word stays as it is.
+ */
+export function withPronounI(text: string): string {
   return text
-    .split(/(?<=[.!?])(?<!\b(?:St|Dr|Mr|Mrs|Ms|Prof|Inc|Ltd|Co|Jr|Sr|vs|etc|approx|No|Mt|Ave|e\.g|i\.e|a\.m|p\.m)\.)\s+|\n+|;\s+/u)
+    .replace(LOWERCASE_I, "I")
+    .replace(/\bI’(m|ve|d|ll)\b/g, "I'$1")
+    .replace(/(\p{L})’(t|re|ve)\b/gu, "$1'$2");
+}
+
+/**
+ * Whether a clause says nothing by its capitals: no word after the first is capitalised except the
+ * pronoun I. There a lowercase value may still be a name ("i live in berlin"); where the writer
+ * capitalises names, a lowercase value is not one ("I live in fear").
+ */
+export function isCaseless(text: string): boolean {
+  return !text
+    .split(/\s+/)
+    .slice(1)
+    .some((w) => /^[("'“‘[]?\p{Lu}/u.test(w) && !/^I(?:'(?:m|ve|d|ll))?(?![\p{L}])/u.test(w));
+}
+
+/** A bracketed aside: "(night shifts, ugh)", "[the Munich office]" — not a function call "f(x)" or a link "[text](url)". */
+const BRACKET_ASIDE = /(?<=^|\s)\(([^()\n]{0,300})\)|(?<=^|\s)\[([^[\]\n]{0,300})\](?!\()/gu;
+/** An aside between two dashes, when what follows the second dash continues the sentence ("a nurse – night shifts, ugh – at St. Mary's"). */
+const DASH_ASIDE = /\s+[—–-]\s+([^—–\n]+?)\s+[—–-]\s+(?=(?:at|in|on|for|with|from|near|as|by|to|since|until|of)\b)/iu;
+const ASIDE_MARK = /\u0001(\d+)\u0001/g;
+/** Emoticons (":)", ";-(", ":D"): no part of a statement, and their brackets open or close no aside. */
+const EMOTICON = /(?<=^|\s)[:;=][-']?[()DPpOo3|/\\[\]]+(?=$|\s|[.,!?])/gu;
+
+function splitSentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])(?<!\b(?:St|Dr|Mr|Mrs|Ms|Prof|Inc|Ltd|Co|Jr|Sr|vs|etc|approx|No|Mt|Ave|e\.g|i\.e|a\.m|p\.m|st|dr|mr|mrs|ms|mt)\.)\s+|\n+|;\s+/u)
     .map((s) => s.replace(/^\s*(?:[-*•]|\d+[.)])\s+/, "").trim())
     .filter((s) => s.length > 0);
+}
+
+/**
+ * Sentences: split on terminal punctuation, semicolons and line breaks (bullets are their own
+ * sentences). An aside in brackets or between dashes is taken out of its sentence and follows it
+ * as a sentence of its own: the sentence reads cleanly without it ("I work as a nurse (night
+ * shifts, ugh) at St. Mary's" → "I work as a nurse at St. Mary's", "night shifts, ugh"), and an
+ * aside that is a statement ("(i work for Acme now)") is still read. `keepAsides` leaves them in place.
+ */
+export function sentences(text: string, { keepAsides = false } = {}): string[] {
+  if (keepAsides) return splitSentences(text);
+  const asides: string[] = [];
+  const marked = text.replace(EMOTICON, " ").replace(BRACKET_ASIDE, (_all, round?: string, square?: string) => {
+    asides.push((round ?? square ?? "").trim());
+    return `\u0001${asides.length - 1}\u0001`;
+  });
+  return splitSentences(marked).flatMap((sentence) => {
+    let s = sentence;
+    const inner: string[] = [];
+    for (const m of s.matchAll(ASIDE_MARK)) inner.push(asides[Number(m[1])]);
+    s = s.replace(ASIDE_MARK, " ");
+    const dash = DASH_ASIDE.exec(s);
+    if (dash) {
+      inner.push(dash[1]);
+      s = `${s.slice(0, dash.index)} ${s.slice(dash.index + dash[0].length)}`;
+    }
+    const main = s.replace(/\s+/g, " ").replace(/\s+([.,;:!?…])/gu, "$1").replace(/^[\s.,;:!?…]+/u, "").trim();
+    // An aside may hold several sentences (or its own aside): each is read on its own.
+    return [...(/[\p{L}\p{N}]/u.test(main) ? [main] : []), ...inner.flatMap((a) => sentences(a))];
+  });
 }
 
 const VERB_AFTER_AND = "(?:work|live|prefer|like|love|hate|speak|use|am|have|moved|started|joined|study|don't|do not|no longer|never|always)";
@@ -58,6 +128,8 @@ export interface ClauseFlags {
   hedged: boolean;
   /** Asked with "please" (or "pls"): a verbless "no emojis please" is a request, not a remark. */
   polite?: boolean;
+  /** Typed without capitals for names (see `isCaseless`): a lowercase value may still be a name. */
+  caseless?: boolean;
 }
 
 const FILLER =
@@ -90,7 +162,8 @@ export function normaliseClause(raw: string): { text: string; flags: ClauseFlags
     if (text === before) break;
   }
   text = text.replace(/^(?:I think|I guess|I believe|probably|maybe|perhaps)\s*,?\s*/i, "");
-  return { text: text.replace(/[\s.!…]+$/u, "").trim(), flags };
+  text = text.replace(/[\s.!…]+$/u, "").trim();
+  return { text, flags: { ...flags, caseless: isCaseless(text) } };
 }
 
 /** Cut a captured value at the first conjunction, clause break or trailing time adverb. */
