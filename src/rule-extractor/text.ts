@@ -63,8 +63,13 @@ export function isCaseless(text: string): boolean {
     .some((w) => /^[("'“‘[]?\p{Lu}/u.test(w) && !/^I(?:'(?:m|ve|d|ll))?(?![\p{L}])/u.test(w));
 }
 
-/** A bracketed aside: "(night shifts, ugh)", "[the Munich office]" — not a function call "f(x)" or a link "[text](url)". */
-const BRACKET_ASIDE = /(?<=^|\s)\(([^()\n]{0,300})\)|(?<=^|\s)\[([^[\]\n]{0,300})\](?!\()/gu;
+/**
+ * A bracketed aside: "(night shifts, ugh)", "[the Munich office]" — not a function call "f(x)", a
+ * link "[text](url)", nor a redaction mark "[redacted:iban]" (sensitive/redaction.ts), which stands
+ * for the secret it replaced: dropped as an aside, "my account is [redacted:iban]" became the
+ * statement "User's account is." and passed the write path's check for redacted text.
+ */
+const BRACKET_ASIDE = /(?<=^|\s)\(([^()\n]{0,300})\)|(?<=^|\s)\[(?!redacted:)([^[\]\n]{0,300})\](?!\()/gu;
 /** An aside between two dashes, when what follows the second dash continues the sentence ("a nurse – night shifts, ugh – at St. Mary's"). */
 const DASH_ASIDE = /\s+[—–-]\s+([^—–\n]+?)\s+[—–-]\s+(?=(?:at|in|on|for|with|from|near|as|by|to|since|until|of)\b)/iu;
 const ASIDE_MARK = /\u0001(\d+)\u0001/g;

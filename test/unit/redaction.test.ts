@@ -126,3 +126,21 @@ describe("redactSecrets", () => {
     }
   });
 });
+
+describe("a redaction mark through the rules extractor", () => {
+  // Square brackets also open asides for the rules extractor: a mark read as one left "User's
+  // account is." — a statement without its secret's shadow, which the write path no longer refused.
+  it.each([
+    "Remember that my bank account is [redacted:iban].",
+    "Remember that my GitHub token is [redacted:api_key][redacted:token].",
+    "Remember that my OpenAI key is [redacted:api_key] (the new one).",
+  ])("keeps every mark of %j in the candidate, so the write path refuses it", async (text) => {
+    const { extractMemories } = await import("../../src/extraction/extract-memories.js");
+    const { redactedCategory } = await import("../../src/sensitive/redaction.js");
+    const { memories } = await extractMemories([new HumanMessage({ id: "m1", content: text })]);
+    expect(memories.length).toBeGreaterThan(0);
+    for (const m of memories) expect(redactedCategory(m.text)).toBeDefined();
+    const marks = (s: string) => s.match(/\[redacted:[a-z_]+\]/g) ?? [];
+    for (const m of memories) expect(marks(m.text)).toEqual(marks(text));
+  });
+});
