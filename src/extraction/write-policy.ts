@@ -40,6 +40,9 @@ export interface PolicyCounts {
   byCategory: Partial<Record<SensitiveCategory, number>>;
 }
 
+/** The key of a candidate's slot: one value per kind and subject; the batch keeps a slot's last candidate. */
+export const slotKeyOf = (c: Pick<MemoryCandidate, "kind" | "subject">): string => `${c.kind}|${c.subject}`;
+
 export interface WritePolicyResult {
   accepted: MemoryCandidate[];
   rejected: PolicyRejection[];
@@ -150,11 +153,11 @@ export function applyWritePolicy(candidates: readonly MemoryCandidate[], options
   }
   const lastOfSubject = new Map<string, number>();
   for (const { index, candidate: c } of unique) {
-    if (c.action === "add" && c.subject && c.subject !== "*") lastOfSubject.set(`${c.kind}|${c.subject}`, index);
+    if (c.action === "add" && c.subject && c.subject !== "*") lastOfSubject.set(slotKeyOf(c), index);
   }
   const accepted: MemoryCandidate[] = [];
   for (const { index, candidate: c } of unique) {
-    if (c.action === "add" && c.subject && c.subject !== "*" && lastOfSubject.get(`${c.kind}|${c.subject}`) !== index) {
+    if (c.action === "add" && c.subject && c.subject !== "*" && lastOfSubject.get(slotKeyOf(c)) !== index) {
       reject(index, c, "superseded_in_batch");
       continue;
     }

@@ -60,13 +60,14 @@ export class ThreadOwnerCheckedSaver extends BaseCheckpointSaver {
 
   async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
     const c = config.configurable as Record<string, unknown> | undefined;
-    if (readThreadId(c?.thread_id, "config.configurable.thread_id") !== null) {
-      await this.checked(config);
+    const threadId = readThreadId(c?.thread_id, "config.configurable.thread_id");
+    const caller = ownerOfConfigurable(c);
+    if (threadId !== null) {
+      await this.check(threadId, caller);
       yield* this.inner.list(config, options);
       return;
     }
     // Across threads: only those the caller's scope owns (a thread nobody recorded is nobody's).
-    const caller = ownerOfConfigurable(c);
     const mine = new Map<string, boolean>();
     for await (const tuple of this.inner.list(config, options)) {
       const threadId = String(tuple.config.configurable?.thread_id ?? "");

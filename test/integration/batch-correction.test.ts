@@ -62,4 +62,19 @@ describe.each(testEngines())("a correction in the batch of the value it corrects
     expect(await quoting(/Porto/)).toEqual([]);
     expect(await quoting(/Lisbon/)).toEqual(["fact"]);
   });
+
+  it("withdraws the batch's earlier value in the same pass as a stored value the new one supersedes", async () => {
+    const scope = { tenantId: "acme", userId: `mover-${++seq}` };
+    const threadId = `moving-${seq}`;
+    const config = { configurable: { thread_id: threadId, tenant_id: scope.tenantId, user_id: scope.userId } };
+    await writeCandidates([candidate("User lives in Madrid.", "m0")], { store, scope, writer: "extraction", threadId });
+    await indexSessionNow({ store, messages: [new HumanMessage({ id: "m1", content: "I live in Porto with my two kids." }), new AIMessage({ id: "m2", content: "Lovely!" })], config });
+    const quoting = async (word: RegExp) => (await store.export(scope)).filter((m) => m.supersededBy === null && word.test(`${m.text} ${m.context ?? ""}`)).length;
+    expect(await quoting(/Porto/)).toBeGreaterThan(0);
+    const report = await writeCandidates([candidate("User lives in Porto.", "m1"), candidate("User lives in Lisbon.", "m5", { correction: true })], { store, scope, writer: "extraction", threadId });
+    expect(report.superseded).toBe(1);
+    expect(await quoting(/Porto/)).toBe(0);
+    expect(await quoting(/Madrid/)).toBe(0);
+    expect(await quoting(/Lisbon/)).toBe(1);
+  });
 });

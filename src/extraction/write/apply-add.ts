@@ -11,7 +11,8 @@ import { deterministicMemoryId } from "./deterministic-id.js";
 import { findSlotMemories, linkSuperseded } from "./memory-lookups.js";
 import { profileFieldFor, type ProfileFieldMapping } from "./profile-fields.js";
 import { containsAll, coreTerms, isNegated, normaliseStatement, sameTerms } from "./statement-match.js";
-import { changeSourceOf, originOf, runIdOf, slotKeyOf, type WriteRun } from "./write-run.js";
+import { slotKeyOf } from "../write-policy.js";
+import { changeSourceOf, originOf, runIdOf, takeReplacedInBatch, type WriteRun } from "./write-run.js";
 import { isEmptyWithdrawal, mergeWithdrawals, withdrawalOf } from "../../sessions/withdrawal.js";
 import { isSessionMemory } from "../../sessions/session-metadata.js";
 import { forgetEverywhere, profileChangeWithdrawal } from "../../forgetting/forget-everywhere.js";
@@ -48,9 +49,9 @@ export async function applyAdd(run: WriteRun, c: MemoryCandidate): Promise<void>
   }
   if (!(await writeProfileField(run, c))) await writeMemory(run, c);
   // What the batch said of the slot before ("I live in Porto" … "actually we moved to Lisbon") was
-  // never stored, but the conversation still quotes it: withdraw it as a replaced value.
-  const earlier = c.subject && c.subject !== "*" ? run.replacedInBatch?.get(slotKeyOf(c)) : undefined;
-  if (earlier && earlier.length > 0) await withdrawStale(run, [], c.text, [], earlier);
+  // never stored, but the conversation still quotes it: withdraw it as a replaced value, unless the
+  // write's own withdrawal (a superseded or retired value) already carried it.
+  if (run.replacedInBatch?.has(slotKeyOf(c))) await withdrawStale(run, c, []);
 }
 
 /** A fact or preference whose slot is a profile field goes to the profile (and only there). */
@@ -80,7 +81,7 @@ async function writeProfileField(run: WriteRun, c: MemoryCandidate): Promise<boo
     await run.store.update(scope, m.id, { expiresAt: run.now, metadata: { ...m.metadata, retiredBy: `profile.${mapping.field}` } });
   }
   if (stale.length > 0) run.report.superseded++;
-  await withdrawStale(run, stale, c.text, [{ field: mapping.field, from: before, to: value }]);
+  await withdrawStale(run, c, stale, [{ field: mapping.field, from: before, to: value }]);
   return true;
 }
 
@@ -98,7 +99,7 @@ async function removeDeniedField(run: WriteRun, c: MemoryCandidate, mapping: Pro
   if (typeof current !== "string" || current.trim().toLowerCase() !== deniedValue.trim().toLowerCase()) return;
   await profile.applyPatch(scope, { [mapping.field]: null }, changeSourceOf(run, c));
   run.report.profileFieldsChanged++;
-  await withdrawStale(run, [], c.text, [{ field: mapping.field, from: current }]);
+  await withdrawStale(run, c, [], [{ field: mapping.field, from: current }]);
 }
 
 async function writeMemory(run: WriteRun, c: MemoryCandidate, extra: Record<string, unknown> = {}): Promise<void> {
@@ -179,7 +180,7 @@ async function supersede(run: WriteRun, c: MemoryCandidate, id: string, vector: 
   await linkSuperseded(run.db, scope, replaced.slice(1).map((m) => m.id), current.id);
   run.report.superseded++;
   run.report.memoryIds.push(current.id);
-  await withdrawStale(run, replaced, c.text);
+  await withdrawStale(run, c, replaced);
 }
 
 /**
@@ -188,16 +189,12 @@ async function supersede(run: WriteRun, c: MemoryCandidate, id: string, vector: 
  * Prenzlauer Berg" after the move. Sentences that state the new value stay ("moved from Prenzlauer
  * Berg to Lisbon"), and turns queued before this pass's own lose it too.
  */
-async function withdrawStale(
-  run: WriteRun,
-  replaced: readonly Memory[],
-  current: string,
-  profileChanges: ReadonlyArray<{ field: string; from: unknown; to?: unknown }> = [],
-  unstored: readonly string[] = [],
-): Promise<void> {
+async function withdrawStale(run: WriteRun, c: MemoryCandidate, replaced: readonly Memory[], profileChanges: ReadonlyArray<{ field: string; from: unknown; to?: unknown }> = []): Promise<void> {
+  const current = c.text;
   const fromMemories = withdrawalOf([
     ...replaced.filter((m) => !isSessionMemory(m)).map((m) => ({ id: m.id, text: m.text, replacedBy: current })),
-    ...unstored.map((text) => ({ text, replacedBy: current })),
+    // What the batch said of the slot before `c`, never stored (WriteRun.replacedInBatch).
+    ...takeReplacedInBatch(run, c).map((text) => ({ text, replacedBy: current })),
   ]);
   const { withdrawal: fromProfile, profileValues } = profileChangeWithdrawal(profileChanges);
   const w = mergeWithdrawals(fromMemories, fromProfile);

@@ -1,7 +1,7 @@
 import { ErrorCodes, isMemoryError } from "../../errors.js";
 import { requireThreadOwner } from "../../threads/thread-owner.js";
 import type { MemoryCandidate } from "../../core/candidate.js";
-import { applyWritePolicy, type PolicyRejection } from "../write-policy.js";
+import { applyWritePolicy, slotKeyOf, type PolicyRejection } from "../write-policy.js";
 import type { UserScope } from "../../core/scope.js";
 import { applyAdd } from "./apply-add.js";
 import { applyForget } from "./apply-forget.js";
@@ -9,7 +9,7 @@ import { redactedCategory } from "../../sensitive/redaction.js";
 import { withUserWriteLock } from "../../store/user-write-lock.js";
 import type { WriteCandidatesOptions, WriteTargets } from "./write-options.js";
 import { addPolicyCounts, countRefusal, emptyWriteReport, type WriteReport } from "./write-report.js";
-import { requireUserScope, resolveWriteRun, slotKeyOf } from "./write-run.js";
+import { requireUserScope, resolveWriteRun } from "./write-run.js";
 
 /** True while the user has opted out (false when the app has no settings target). */
 export async function isOptedOut(targets: WriteTargets | undefined, scope: UserScope): Promise<boolean> {

@@ -6,6 +6,7 @@ import type { MemoryOrigin } from "../../store/types.js";
 import type { MemoryCandidate } from "../../core/candidate.js";
 import type { ChangeSource } from "../../core/change-source.js";
 import { parseScope, type UserScope } from "../../core/scope.js";
+import { slotKeyOf } from "../write-policy.js";
 import { DEFAULT_PROFILE_FIELDS, type ProfileFieldMapping } from "./profile-fields.js";
 import type { WriteReport } from "./write-report.js";
 import type { MemoryWriteOptions, WriteAttribution, WriteTargets } from "./write-options.js";
@@ -26,11 +27,20 @@ export interface WriteRun {
    * policy dropped as `superseded_in_batch`. Never stored, they are still quoted where the
    * conversation is (past sessions, summaries), so the slot's write withdraws them like a stored value.
    */
-  replacedInBatch?: ReadonlyMap<string, readonly string[]>;
+  replacedInBatch?: Map<string, readonly string[]>;
 }
 
-/** The key of a candidate's slot in {@link WriteRun.replacedInBatch}. */
-export const slotKeyOf = (c: Pick<MemoryCandidate, "kind" | "subject">): string => `${c.kind}|${c.subject}`;
+/**
+ * What the batch said of `c`'s slot before `c` (see {@link WriteRun.replacedInBatch}), taken once:
+ * the first withdrawal of the slot's write carries it, so no second pass is needed for it.
+ */
+export function takeReplacedInBatch(run: WriteRun, c: Pick<MemoryCandidate, "kind" | "subject">): readonly string[] {
+  if (!c.subject || c.subject === "*" || !run.replacedInBatch) return [];
+  const key = slotKeyOf(c);
+  const texts = run.replacedInBatch.get(key) ?? [];
+  run.replacedInBatch.delete(key);
+  return texts;
+}
 
 export function resolveWriteRun(options: MemoryWriteOptions & WriteAttribution, report: WriteReport, createdAtOf?: WriteRun["createdAtOf"]): WriteRun {
   if (!options?.store) throw invalidInput("store", "the write path needs a MemoryRepository");
